@@ -1,0 +1,46 @@
+"""quantum-codegen-eval: evaluate LLM-generated quantum code.
+
+The public API is small; everything else lives in submodules::
+
+    from quantum_codegen_eval import (
+        load_benchmark, evaluate, pass_at_k, codebleu, rouge_l, find_hallucinations, Sandbox,
+    )
+
+Names are imported lazily, so ``import quantum_codegen_eval`` stays cheap and the metrics work
+without PennyLane or Qiskit installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "load_benchmark": "quantum_codegen_eval.benchmarks",
+    "evaluate": "quantum_codegen_eval.evaluate",
+    "Report": "quantum_codegen_eval.report",
+    "pass_at_k": "quantum_codegen_eval.metrics.passk",
+    "codebleu": "quantum_codegen_eval.metrics.codebleu",
+    "rouge_l": "quantum_codegen_eval.metrics.rouge",
+    "find_hallucinations": "quantum_codegen_eval.metrics.hallucination",
+    "Sandbox": "quantum_codegen_eval.execution.sandbox",
+    "Verdict": "quantum_codegen_eval.verdict",
+    "refine": "quantum_codegen_eval.feedback",
+    "feedback_prompt": "quantum_codegen_eval.feedback",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'quantum_codegen_eval' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,226 @@
+"""``qce``: the command line.
+
+Subcommands (their shape is fixed; see docs/cli.md)::
+
+    qce build <dataset> --source DIR --out DIR      upstream folder -> dataset folder
+    qce judge <benchmark> <problem-id> <file> [--data-dir DIR] [--json]
+    qce env [list | create NAME | path NAME | remove NAME]
+    qce evaluate <predictions> --benchmark NAME [--config C] [--data-dir DIR] [--out DIR] [--resume]
+    qce demo [--out DIR]
+    qce publish <dataset folder> <hub id>
+
+Exit codes: 0 success (``judge``: the verdict is AC), 1 the job ran but the result is a failure
+(``judge``: any verdict other than AC), 2 usage error, 3 bad input data (a file or record that
+cannot be read; the message names it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INPUT = 0, 1, 2, 3
+
+#: dataset name accepted by ``qce build`` -> builder module (in loaders/)
+BUILDERS = {
+    "qhack": "quantum_codegen_eval.loaders.qhack",
+    "qcoder": "quantum_codegen_eval.loaders.qcoder",
+    "qiskit_humaneval": "quantum_codegen_eval.loaders.qiskit_humaneval",
+    "pennysynth": "quantum_codegen_eval.loaders.pennysynth",
+    "pennylane_api_index": "quantum_codegen_eval.loaders.pennylane_api_index",
+}
+
+
+class InputError(Exception):
+    """Bad input data; the message names the file or record (exit code 3)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    p = argparse.ArgumentParser(prog="qce", description="Evaluate LLM-generated quantum code.")
+    p.add_argument("--version", action="version", version=f"qce {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    b = sub.add_parser("build", help="build a Hub-ready dataset folder from upstream material")
+    b.add_argument("dataset", help=f"one of: {', '.join(BUILDERS)}")
+    b.add_argument("--source", help="upstream folder or file (Hub id where the builder takes one)")
+    b.add_argument("--out", required=True, help="output dataset folder")
+    b.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="builder-specific option (repeatable)")
+
+    j = sub.add_parser("judge", help="judge one completion of one problem")
+    j.add_argument("benchmark")
+    j.add_argument("problem_id")
+    j.add_argument("file", help="completion file (raw model output or code); - for stdin")
+    j.add_argument("--data-dir", help="local dataset folder (default: the Hub id)")
+    j.add_argument("--json", action="store_true", help="print one JSON object")
+    j.add_argument("--env", help="environment to run in (e.g. QHack: 'era' or 'current')")
+
+    e = sub.add_parser("env", help="era environments (pinned interpreters for old benchmarks)")
+    e.add_argument("action", nargs="?", default="list", choices=["list", "create", "path", "remove"])
+    e.add_argument("name", nargs="?")
+    e.add_argument("--json", action="store_true")
+
+    ev = sub.add_parser("evaluate", help="judge and score a file of predictions")
+    ev.add_argument("predictions", help="JSONL of {id, completion} rows or JSON {id: [completions]}")
+    ev.add_argument("--benchmark", required=True)
+    ev.add_argument("--config")
+    ev.add_argument("--data-dir")
+    ev.add_argument("--out", default="qce-report", help="report folder (JSON, Markdown, plots)")
+    ev.add_argument("--store", help="result store (JSONL); default: <out>/results.jsonl")
+    ev.add_argument("--resume", action="store_true", help="reuse results already in the store")
+    ev.add_argument("-k", type=int, action="append", help="pass@k values (repeatable; default 1 5)")
+    ev.add_argument("--workers", type=int)
+    ev.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ev.add_argument("--no-progress", action="store_true")
+
+    d = sub.add_parser("demo", help="the bundled sample: a full report in seconds, no network")
+    d.add_argument("--out", default="qce-demo-report")
+    d.add_argument("--json", action="store_true")
+
+    pb = sub.add_parser("publish", help="push a built dataset folder to the Hugging Face Hub")
+    pb.add_argument("folder")
+    pb.add_argument("hub_id")
+    pb.add_argument("--private", action="store_true")
+    pb.add_argument("--dry-run", action="store_true", help="check the folder, upload nothing")
+    return p
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise SystemExit(f"qce: --option takes KEY=VALUE, got {pair!r}")
+        key, value = pair.split("=", 1)
+        out[key.replace("-", "_")] = value
+    return out
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    name = args.dataset.lower().replace("-", "_")
+    if name not in BUILDERS:
+        print(f"qce build: unknown dataset {args.dataset!r}; known: {', '.join(BUILDERS)}", file=sys.stderr)
+        return EXIT_USAGE
+    builder = importlib.import_module(BUILDERS[name])
+    summary = builder.build(args.source, args.out, **_options(args.option))
+    print(json.dumps(summary, indent=2, default=str))
+    return EXIT_OK
+
+
+def _read_completion(path: str) -> str:
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise InputError(f"cannot read completion file {path}: {exc.strerror}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"completion file {path} is not UTF-8 (byte {exc.start})") from exc
+
+
+def _cmd_judge(args: argparse.Namespace) -> int:
+    from .benchmarks import benchmark_module
+    from .feedback import feedback_prompt
+    from .judges.base import judge_one
+
+    mod = benchmark_module(args.benchmark)
+    completion = _read_completion(args.file)
+    problem = mod.get_problem(args.problem_id, data_dir=args.data_dir)
+    judge = mod.make_judge(**({"env": args.env} if args.env else {}))
+    verdict = judge_one(judge, problem, completion)
+    feedback = feedback_prompt(verdict)
+    if args.json:
+        out = verdict.to_dict()
+        out["feedback"] = feedback
+        print(json.dumps(out, default=str))
+    else:
+        print(f"{verdict.problem_id}: {verdict.status}  ({verdict.tests_passed}/{verdict.tests_total} tests)")
+        if verdict.message:
+            print(verdict.message)
+        for t in verdict.tests:
+            mark = "ok  " if t.passed else "FAIL"
+            print(f"  {mark} {t.name}" + (f": {t.message}" if t.message and not t.passed else ""))
+        if feedback:
+            print("\nfeedback:\n" + feedback)
+    return EXIT_OK if verdict.passed else EXIT_FAIL
+
+
+def _cmd_env(args: argparse.Namespace) -> int:
+    from .execution import eras
+
+    if args.action == "list":
+        rows = eras.list_envs()
+        if args.json:
+            print(json.dumps(rows, indent=2, default=str))
+        else:
+            for row in rows:
+                print(f"{row['name']:<14} {'ready' if row['ready'] else 'not created':<12} {row['recipe']}")
+        return EXIT_OK
+    if not args.name:
+        print(f"qce env {args.action}: name an environment (qce env list)", file=sys.stderr)
+        return EXIT_USAGE
+    if args.action == "create":
+        print(eras.create_env(args.name))
+    elif args.action == "path":
+        print(eras.env_python(args.name, create=False))
+    else:
+        eras.remove_env(args.name)
+    return EXIT_OK
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    from .evaluate import evaluate
+
+    report = evaluate(
+        args.predictions, args.benchmark, args.config, data_dir=args.data_dir,
+        k=tuple(args.k or (1, 5)), workers=args.workers,
+        store=args.store or str(Path(args.out) / "results.jsonl"), resume=args.resume,
+        progress=not args.no_progress,
+    )
+    report.save(args.out)
+    print(json.dumps(report.summary, indent=2, default=str) if args.json else report.to_markdown())
+    return EXIT_OK
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    report = run_demo(args.out)
+    print(json.dumps(report.summary, indent=2, default=str) if args.json else report.to_markdown())
+    print(f"\nreport written to {args.out}/", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_publish(args: argparse.Namespace) -> int:
+    from .publish import publish
+
+    print(publish(args.folder, args.hub_id, private=args.private, dry_run=args.dry_run))
+    return EXIT_OK
+
+
+_COMMANDS = {"build": _cmd_build, "judge": _cmd_judge, "env": _cmd_env, "evaluate": _cmd_evaluate,
+             "demo": _cmd_demo, "publish": _cmd_publish}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _COMMANDS[args.command](args)
+    except InputError as exc:
+        print(f"qce {args.command}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except (ValueError, KeyError, FileNotFoundError) as exc:
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"qce {args.command}: {msg}", file=sys.stderr)
+        return EXIT_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,16 @@
+"""The execution layer: the only place where untrusted code runs.
+
+It knows nothing about quantum code. A judge turns a completion into one or more :class:`Job`
+objects (a program, its stdin, input files, which interpreter), the :class:`Sandbox` runs them in
+isolated processes and returns one :class:`RunResult` each, whatever the program does.
+
+Public API (see docs/sandbox.md)::
+
+    from quantum_codegen_eval.execution import Sandbox, Job, Limits, RunResult, ResultStore
+
+    with Sandbox(wall_time=10, memory_mb=2048) as sb:
+        r = sb.run("print(1 + 1)")
+        assert r.status == "ok" and r.stdout == "2\\n"
+        for r in sb.map([Job("print(i)", id=str(i)) for i in range(10)]):
+            ...  # results in completion order; r.id names the job
+"""
