@@ -1,0 +1,185 @@
+"""``evaluate(predictions, benchmark)``: judge every completion, then score.
+
+>>> report = evaluate({"QPC001_A1": [code]}, "qcoder", data_dir="qcoder-data")  # doctest: +SKIP
+>>> report.summary["pass@k"]["pass@1"]  # doctest: +SKIP
+
+The flow: predictions are read into samples (:mod:`.predictions`); each sample's judge plans its
+jobs; all jobs of all samples go through one sandbox pool and results stream back; when the last
+job of a sample is back its verdict is decided and appended to the result store, so an
+interrupted run resumes (``resume=True``) without redoing or duplicating a sample. Metrics are
+computed from the verdicts and the completions at the end (:mod:`.report`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .benchmarks import benchmark_module
+from .predictions import Sample, read_predictions
+from .verdict import Verdict
+
+DEFAULT_METRICS = ("pass@k", "partial_credit", "codebleu", "rouge_l", "hallucination", "errors")
+
+
+def completion_hash(completion: str) -> str:
+    return hashlib.sha256(completion.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def format_verdict(benchmark: str, sample: Sample, message: str) -> Verdict:
+    return Verdict(benchmark=benchmark, problem_id=sample.problem_id, status="FORMAT",
+                   error_class="formatting", message=message)
+
+
+def _store_key(sample: Sample) -> str:
+    return sample.key
+
+
+def _progress(total: int, enabled: bool):
+    if not enabled or total == 0:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return None
+    return tqdm(total=total, desc="judging", unit="sample", file=sys.stderr, leave=False)
+
+
+def evaluate(
+    predictions: Any,
+    benchmark: str,
+    config: str | None = None,
+    *,
+    k: Sequence[int] = (1, 5),
+    metrics: Iterable[str] = DEFAULT_METRICS,
+    workers: int | None = None,
+    store: str | Path | None = None,
+    resume: bool = False,
+    data_dir: str | Path | None = None,
+    problems: dict[str, Any] | None = None,
+    judge: Any = None,
+    sandbox: Any = None,
+    judge_options: dict[str, Any] | None = None,
+    progress: bool = False,
+):
+    """Judge and score ``predictions`` on ``benchmark``; returns a :class:`~.report.Report`.
+
+    ``problems`` (records by id) and ``judge`` override the benchmark's own, e.g. for a local
+    subset. ``store`` is a JSONL result store: with ``resume=True`` samples already in it (same
+    completion) are not judged again; without it an existing store is an error, never appended to.
+    """
+    from .execution import ResultStore, Sandbox
+    from .report import build_report
+
+    started = time.time()
+    mod = benchmark_module(benchmark)
+    bench_name = mod.__name__.rsplit(".", 1)[-1]
+    if problems is None:
+        problems = mod.problems(config, data_dir=data_dir)
+    if judge is None:
+        judge = mod.make_judge(**(judge_options or {}))
+    samples = read_predictions(predictions)
+
+    result_store = None
+    done: dict[str, dict[str, Any]] = {}
+    if store is not None:
+        store_path = Path(store)
+        if store_path.exists() and store_path.stat().st_size and not resume:
+            raise FileExistsError(
+                f"result store {store_path} already has results: pass resume=True (--resume) to "
+                "continue it, or choose another store"
+            )
+        store_path.parent.mkdir(parents=True, exist_ok=True)
+        result_store = ResultStore(store_path)
+        done = result_store.load()
+
+    verdicts: dict[str, Verdict] = {}
+    planned: dict[str, tuple[Sample, list[Any]]] = {}
+    for sample in samples:
+        key = _store_key(sample)
+        prior = done.get(key)
+        if prior is not None and prior.get("completion_hash") == completion_hash(sample.completion):
+            verdicts[key] = Verdict.from_dict(prior["verdict"])
+            continue
+        if sample.format_error:
+            verdicts[key] = format_verdict(bench_name, sample, sample.format_error)
+        elif sample.problem_id not in problems:
+            verdicts[key] = format_verdict(
+                bench_name, sample,
+                f"{sample.source}: unknown problem id {sample.problem_id!r} for {bench_name}"
+                + (f" config {config!r}" if config else ""))
+        else:
+            jobs = judge.jobs(problems[sample.problem_id], sample.completion)
+            if isinstance(jobs, Verdict):
+                verdicts[key] = jobs
+            else:
+                planned[key] = (sample, list(jobs))
+                continue
+        if result_store is not None:
+            _save(result_store, key, sample, verdicts[key])
+
+    bar = _progress(len(planned), progress)
+    own_sandbox = sandbox is None and any(jobs for _, jobs in planned.values())
+    if own_sandbox:
+        sandbox = Sandbox(workers=workers)
+    try:
+        if planned:
+            _run_planned(planned, judge, problems, sandbox, verdicts, result_store, bar)
+    finally:
+        if own_sandbox:
+            sandbox.close()
+        if bar is not None:
+            bar.close()
+
+    return build_report(
+        benchmark=bench_name, config=config, samples=samples, verdicts=verdicts,
+        problems=problems, module=mod, k=tuple(k), metrics=tuple(metrics),
+        seconds=time.time() - started,
+    )
+
+
+def _save(store: Any, key: str, sample: Sample, verdict: Verdict) -> None:
+    store.append(key, {"problem_id": sample.problem_id, "sample": sample.index,
+                       "completion_hash": completion_hash(sample.completion),
+                       "verdict": verdict.to_dict()})
+
+
+def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> None:
+    """Run every planned job through one pool; decide a sample when its last job is back."""
+    from dataclasses import replace
+
+    jobs = []
+    pending: dict[str, int] = {}
+    results: dict[str, list[Any]] = {}
+    for key, (_sample, sample_jobs) in planned.items():
+        pending[key] = len(sample_jobs)
+        results[key] = [None] * len(sample_jobs)
+        for j, job in enumerate(sample_jobs):
+            jobs.append(replace(job, id=f"{key}::{j}"))
+
+    def finish(key: str) -> None:
+        sample, _ = planned[key]
+        try:
+            verdict = judge.decide(problems[sample.problem_id], sample.completion, results[key])
+        except Exception as exc:  # a judge bug must not lose the other samples
+            verdict = Verdict(benchmark=getattr(judge, "benchmark", ""), problem_id=sample.problem_id,
+                              status="RE", message=f"judge failed to decide: {type(exc).__name__}: {exc}",
+                              details={"judge_error": True})
+        verdicts[key] = verdict
+        if store is not None:
+            _save(store, key, sample, verdict)
+        if bar is not None:
+            bar.update(1)
+
+    for key in [k for k, n in pending.items() if n == 0]:
+        finish(key)
+    for result in sandbox.map(jobs):
+        key, _, j = result.id.rpartition("::")
+        results[key][int(j)] = result
+        pending[key] -= 1
+        if pending[key] == 0:
+            finish(key)

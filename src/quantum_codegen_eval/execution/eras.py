@@ -1,0 +1,177 @@
+"""Era environments: pinned interpreters for benchmarks written against old PennyLane releases.
+
+Each era environment is a virtual environment built from the interpreter that runs this package
+(``sys._base_executable``, so the stdlib-only sandbox worker runs there too) with one pinned
+recipe. They live in ``$QCE_CACHE`` (default ``~/.cache/quantum-codegen-eval``) under ``envs/``,
+are created on demand (a few minutes of ``pip install``) and reused afterwards.
+
+>>> [row["name"] for row in list_envs()]
+['qhack-2022', 'qhack-2023', 'qhack-2024']
+>>> python = env_python("qhack-2023")  # doctest: +SKIP  (creates it on first use)
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A pinned environment: the pip requirements and the modules that must import afterwards."""
+
+    name: str
+    requirements: tuple[str, ...]
+    check_imports: tuple[str, ...] = ("numpy", "scipy", "pennylane", "networkx")
+    description: str = ""
+
+    def text(self) -> str:
+        return " ".join(self.requirements)
+
+
+#: The era of each QHack contest: its PennyLane release, with the pins that make it work on
+#: Python 3.11 (numpy 1.20 has no 3.11 wheel; newer autograd breaks Hamiltonian gradients on
+#: 0.34; autoray >= 0.7 and scipy >= 1.13 break 0.34's imports).
+RECIPES: dict[str, Recipe] = {
+    "qhack-2022": Recipe(
+        "qhack-2022",
+        ("pennylane==0.21.0", "pennylane-lightning==0.21.0", "numpy==1.26.4", "scipy==1.11.4",
+         "autograd==1.5", "autoray==0.2.5", "networkx==2.8.8", "retworkx==0.13.2",
+         "semantic_version==2.6.0", "toml", "appdirs", "cachetools"),
+        description="QHack 2022 (PennyLane 0.21.0)",
+    ),
+    "qhack-2023": Recipe(
+        "qhack-2023",
+        ("pennylane==0.28.0", "pennylane-lightning==0.28.0", "numpy==1.23.5", "scipy==1.10.1",
+         "autograd==1.5", "autoray==0.3.1", "networkx==2.8.8", "retworkx==0.13.2",
+         "semantic_version==2.10.0", "toml", "appdirs", "cachetools", "requests"),
+        description="QHack 2023 (PennyLane 0.28.0)",
+    ),
+    "qhack-2024": Recipe(
+        "qhack-2024",
+        ("pennylane==0.34.0", "pennylane-lightning==0.34.0", "numpy<2", "scipy<1.13",
+         "autograd==1.6.2", "autoray<0.7", "networkx", "rustworkx", "semantic_version",
+         "toml", "appdirs", "cachetools", "requests"),
+        description="QHack 2024 (PennyLane 0.34.0)",
+    ),
+}
+
+_STAMP = "qce-env.json"
+
+
+def cache_dir() -> Path:
+    """The folder that holds the era environments (``$QCE_CACHE/envs``)."""
+    root = os.environ.get("QCE_CACHE")
+    base = Path(root) if root else Path.home() / ".cache" / "quantum-codegen-eval"
+    return base / "envs"
+
+
+def _recipe(name: str) -> Recipe:
+    if name not in RECIPES:
+        raise ValueError(f"unknown era environment {name!r}; known: {', '.join(RECIPES)}")
+    return RECIPES[name]
+
+
+def env_dir(name: str) -> Path:
+    return cache_dir() / _recipe(name).name
+
+
+def _python_in(folder: Path) -> Path:
+    return folder / "bin" / "python"
+
+
+def _ready(name: str) -> bool:
+    folder = env_dir(name)
+    stamp = folder / _STAMP
+    if not stamp.is_file() or not _python_in(folder).exists():
+        return False
+    try:
+        data = json.loads(stamp.read_text())
+    except (OSError, ValueError):
+        return False
+    return data.get("requirements") == list(_recipe(name).requirements)
+
+
+def list_envs() -> list[dict]:
+    """One row per known environment: name, ready, recipe, path (the python, when ready)."""
+    rows = []
+    for name, recipe in RECIPES.items():
+        ready = _ready(name)
+        rows.append({"name": name, "ready": ready, "recipe": recipe.text(),
+                     "description": recipe.description,
+                     "path": str(_python_in(env_dir(name))) if ready else None})
+    return rows
+
+
+def _base_python() -> str:
+    base = getattr(sys, "_base_executable", None) or sys.executable
+    return base if base and Path(base).exists() else sys.executable
+
+
+def _run(cmd: list[str], log: Path) -> None:
+    with log.open("a") as fh:
+        fh.write("$ " + " ".join(cmd) + "\n")
+        fh.flush()
+        proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False)
+    if proc.returncode != 0:
+        tail = log.read_text()[-3000:]
+        raise RuntimeError(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{tail}")
+
+
+def create_env(name: str, *, force: bool = False) -> Path:
+    """Create (or reuse) era environment ``name``; returns the path of its python.
+
+    Concurrent callers (several test processes) are serialised with a lock file; a half-built
+    folder from an interrupted run is rebuilt.
+    """
+    recipe = _recipe(name)
+    folder = env_dir(name)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with (folder.parent / f".{recipe.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if _ready(name) and not force:
+            return _python_in(folder)
+        if folder.exists():
+            shutil.rmtree(folder)
+        tmp = folder.with_name(folder.name + ".partial")
+        if tmp.exists():
+            shutil.rmtree(tmp)
+        log = folder.parent / f"{recipe.name}.log"
+        log.write_text("")
+        # Build in place under its final name: venv scripts embed their absolute path.
+        _run([_base_python(), "-m", "venv", str(folder)], log)
+        py = str(_python_in(folder))
+        try:
+            _run([py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
+                  *recipe.requirements], log)
+            probe = "; ".join(f"import {m}" for m in recipe.check_imports)
+            _run([py, "-c", probe + "; import pennylane as qml; print(qml.__version__)"], log)
+        except Exception:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        (folder / _STAMP).write_text(json.dumps(
+            {"name": recipe.name, "requirements": list(recipe.requirements),
+             "base_python": _base_python()}, indent=2))
+        return _python_in(folder)
+
+
+def env_python(name: str, create: bool = True) -> Path:
+    """The python of environment ``name``; created first when missing and ``create`` is true."""
+    if _ready(name):
+        return _python_in(env_dir(name))
+    if not create:
+        raise FileNotFoundError(f"era environment {name} is not created; run: qce env create {name}")
+    return create_env(name)
+
+
+def remove_env(name: str) -> None:
+    """Delete environment ``name`` (no error when it does not exist)."""
+    folder = env_dir(name)
+    if folder.exists():
+        shutil.rmtree(folder)

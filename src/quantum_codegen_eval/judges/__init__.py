@@ -1,0 +1,1 @@
+"""Judges: one per benchmark, all returning the common Verdict (see judges/base.py)."""

@@ -1,0 +1,161 @@
+"""Reading predictions: every accepted input shape becomes a list of :class:`Sample`.
+
+Accepted shapes (see docs/evaluate.md):
+
+* ``{problem_id: [completion, ...]}`` (or ``{problem_id: completion}``),
+* a list of rows ``{"id": ..., "completion": ...}`` (optionally ``"sample"``: the sample index),
+* a path to a JSONL file of such rows, or to a JSON file holding either of the above,
+* a ``datasets.Dataset`` with ``id`` and ``completion`` columns.
+
+Nothing is dropped silently. A prediction that cannot be used becomes a :class:`Sample` with a
+``problem`` set to ``format_error`` (empty or non-string completion, unknown id, duplicate
+sample index, unreadable line) and is reported as a ``FORMAT`` verdict, so that every input
+prediction appears in the report exactly once.
+
+>>> [s.key for s in read_predictions({"p1": ["a", "b"], "p2": "c"})]
+['p1#0', 'p1#1', 'p2#0']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One prediction: the ``index``-th completion for problem ``problem_id``."""
+
+    problem_id: str
+    index: int
+    completion: str
+    source: str = ""  # where it came from, for messages: "line 12", "row 3", "key 'p1'[2]"
+    format_error: str | None = None  # set when the prediction cannot be judged
+
+    @property
+    def key(self) -> str:
+        return f"{self.problem_id}#{self.index}"
+
+
+class PredictionsError(ValueError):
+    """The predictions as a whole cannot be read (not a file, not JSON, wrong top-level type)."""
+
+
+def _row_samples(rows: Iterable[tuple[str, Any]]) -> list[Sample]:
+    """Rows are (source, row) pairs; rows that are not dicts or lack fields become format errors."""
+    out: list[Sample] = []
+    seen: dict[tuple[str, int], str] = {}
+    counters: dict[str, int] = {}
+    for source, row in rows:
+        if isinstance(row, _Unreadable):
+            out.append(Sample(f"<{source}>", 0, "", source, row.message))
+            continue
+        if not isinstance(row, Mapping):
+            out.append(Sample(f"<{source}>", 0, "", source,
+                              f"{source}: expected an object with 'id' and 'completion', got {type(row).__name__}"))
+            continue
+        pid = row.get("id", row.get("task_id", row.get("problem_id")))
+        if pid is None or not isinstance(pid, (str, int)) or isinstance(pid, bool):
+            out.append(Sample(f"<{source}>", 0, "", source, f"{source}: missing or invalid 'id' field"))
+            continue
+        pid = str(pid)
+        if "sample" in row and isinstance(row["sample"], int) and not isinstance(row["sample"], bool):
+            index = row["sample"]
+        else:
+            index = counters.get(pid, 0)
+        counters[pid] = max(counters.get(pid, 0), index + 1)
+        completion = row.get("completion", row.get("code", row.get("generation")))
+        if (pid, index) in seen:
+            out.append(Sample(pid, index, "", source,
+                              f"{source}: duplicate prediction {pid}#{index} (first at {seen[(pid, index)]})"))
+            continue
+        seen[(pid, index)] = source
+        out.append(_checked(pid, index, completion, source))
+    return out
+
+
+def _checked(pid: str, index: int, completion: Any, source: str) -> Sample:
+    if completion is None:
+        return Sample(pid, index, "", source, f"{source}: no 'completion' field")
+    if not isinstance(completion, str):
+        return Sample(pid, index, "", source,
+                      f"{source}: completion is {type(completion).__name__}, not a string")
+    if not completion.strip():
+        return Sample(pid, index, completion, source, f"{source}: empty completion")
+    return Sample(pid, index, completion, source)
+
+
+@dataclass(frozen=True)
+class _Unreadable:
+    message: str
+
+
+def _jsonl_rows(path: Path) -> Iterable[tuple[str, Any]]:
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            source = f"{path.name} line {lineno}"
+            if not raw.strip():
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield source, _Unreadable(f"{source}: not UTF-8 (byte {exc.start})")
+                continue
+            try:
+                yield source, json.loads(text)
+            except json.JSONDecodeError as exc:
+                yield source, _Unreadable(f"{source}: invalid JSON ({exc.msg}, column {exc.colno})")
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise PredictionsError(f"duplicate key {key!r} in the predictions object")
+        out[key] = value
+    return out
+
+
+def _mapping_samples(mapping: Mapping[Any, Any], origin: str) -> list[Sample]:
+    out: list[Sample] = []
+    for pid, value in mapping.items():
+        pid = str(pid)
+        values = value if isinstance(value, (list, tuple)) else [value]
+        for i, completion in enumerate(values):
+            out.append(_checked(pid, i, completion, f"{origin}key {pid!r}[{i}]"))
+    return out
+
+
+def read_predictions(predictions: Any) -> list[Sample]:
+    """Normalise any accepted predictions shape to samples (see the module docstring)."""
+    if isinstance(predictions, (str, Path)):
+        path = Path(predictions)
+        if not path.is_file():
+            raise PredictionsError(f"predictions file not found: {path}")
+        if path.suffix == ".jsonl":
+            return _row_samples(_jsonl_rows(path))
+        try:
+            data = json.loads(path.read_bytes().decode("utf-8"), object_pairs_hook=_no_duplicate_keys)
+        except UnicodeDecodeError as exc:
+            raise PredictionsError(f"{path}: not UTF-8 (byte {exc.start}); use JSONL to keep the "
+                                   "other predictions when one is unreadable") from exc
+        except json.JSONDecodeError as exc:
+            raise PredictionsError(f"{path}: invalid JSON ({exc.msg}, line {exc.lineno})") from exc
+        return read_predictions_data(data, origin=f"{path.name} ")
+    return read_predictions_data(predictions)
+
+
+def read_predictions_data(data: Any, origin: str = "") -> list[Sample]:
+    if isinstance(data, Mapping):
+        return _mapping_samples(data, origin)
+    if hasattr(data, "column_names") and hasattr(data, "to_list"):  # datasets.Dataset
+        return _row_samples((f"{origin}row {i}", row) for i, row in enumerate(data.to_list()))
+    if isinstance(data, (list, tuple)):
+        return _row_samples((f"{origin}row {i}", row) for i, row in enumerate(data))
+    raise PredictionsError(
+        "predictions must be {id: [completions]}, a list of {'id', 'completion'} rows, a JSON/JSONL "
+        f"path or a datasets.Dataset; got {type(data).__name__}"
+    )

@@ -1,0 +1,88 @@
+"""``qce publish``: push a built dataset folder to the Hugging Face Hub.
+
+The folder is checked first, the way the Hub viewer will read it: a ``README.md`` whose YAML
+header declares ``configs`` with ``data_files``, every listed Parquet file present, and every
+config loadable with ``datasets.load_dataset(folder, config)``. Only then is it uploaded with
+``huggingface_hub.HfApi.upload_folder`` (token from ``HF_TOKEN`` or ``huggingface-cli login``).
+"""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+from typing import Any
+
+
+class DatasetFolderError(ValueError):
+    """The folder is not a Hub-ready dataset folder; the message says what is wrong."""
+
+
+def read_card_yaml(folder: str | Path) -> dict[str, Any]:
+    """The YAML header of ``folder/README.md``."""
+    import yaml
+
+    card = Path(folder) / "README.md"
+    if not card.is_file():
+        raise DatasetFolderError(f"{folder}: no README.md dataset card")
+    text = card.read_text(encoding="utf-8")
+    if not text.startswith("---\n"):
+        raise DatasetFolderError(f"{card}: no YAML header (the card must start with '---')")
+    end = text.find("\n---", 4)
+    if end < 0:
+        raise DatasetFolderError(f"{card}: YAML header is not closed with '---'")
+    try:
+        meta = yaml.safe_load(text[4:end]) or {}
+    except yaml.YAMLError as exc:
+        raise DatasetFolderError(f"{card}: invalid YAML header: {exc}") from exc
+    if not isinstance(meta, dict):
+        raise DatasetFolderError(f"{card}: YAML header is not a mapping")
+    return meta
+
+
+def check_dataset_folder(folder: str | Path, *, load: bool = True) -> list[str]:
+    """Validate a dataset folder; returns the config names (raises DatasetFolderError)."""
+    folder = Path(folder)
+    meta = read_card_yaml(folder)
+    configs = meta.get("configs")
+    if not configs:
+        raise DatasetFolderError(f"{folder}/README.md: YAML declares no 'configs'")
+    names = []
+    for cfg in configs:
+        name = cfg.get("config_name")
+        files = cfg.get("data_files")
+        if not name or not files:
+            raise DatasetFolderError(f"{folder}/README.md: config {cfg!r} lacks config_name or data_files")
+        entries = files if isinstance(files, list) else [files]
+        for entry in entries:
+            paths = entry.get("path") if isinstance(entry, dict) else entry
+            for pattern in paths if isinstance(paths, list) else [paths]:
+                if not glob.glob(str(folder / pattern)):
+                    raise DatasetFolderError(f"{folder}: config {name!r}: no file matches {pattern!r}")
+        names.append(name)
+    if load:
+        import datasets
+
+        for name in names:
+            try:
+                datasets.load_dataset(str(folder), name)
+            except Exception as exc:
+                raise DatasetFolderError(f"{folder}: config {name!r} does not load: {exc}") from exc
+    return names
+
+
+def publish(folder: str | Path, hub_id: str, *, private: bool = False, dry_run: bool = False,
+            api: Any = None, token: str | None = None) -> str:
+    """Check ``folder`` and upload it as dataset ``hub_id``; returns a one-line summary."""
+    if "/" not in hub_id:
+        raise ValueError(f"hub id {hub_id!r} must be 'owner/name'")
+    configs = check_dataset_folder(folder)
+    if dry_run:
+        return f"{folder}: ready for {hub_id} (configs: {', '.join(configs)}); nothing uploaded"
+    if api is None:
+        from huggingface_hub import HfApi
+
+        api = HfApi(token=token)
+    api.create_repo(hub_id, repo_type="dataset", private=private, exist_ok=True)
+    commit = api.upload_folder(folder_path=str(folder), repo_id=hub_id, repo_type="dataset",
+                               commit_message="Upload dataset built with quantum-codegen-eval")
+    return f"uploaded {folder} to datasets/{hub_id} (configs: {', '.join(configs)}): {commit}"
