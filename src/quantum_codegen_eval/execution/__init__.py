@@ -14,3 +14,10 @@ Public API (see docs/sandbox.md)::
         for r in sb.map([Job("print(i)", id=str(i)) for i in range(10)]):
             ...  # results in completion order; r.id names the job
 """
+
+from .sandbox import DEFAULT_PRELOAD, Sandbox, classify
+from .store import ResultStore
+from .types import STATUSES, ExceptionInfo, Job, Limits, RunResult
+
+__all__ = ["DEFAULT_PRELOAD", "STATUSES", "ExceptionInfo", "Job", "Limits", "ResultStore",
+           "RunResult", "Sandbox", "classify"]

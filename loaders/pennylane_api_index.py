@@ -1,0 +1,333 @@
+"""Build the PennyLane API index shipped in ``quantum_codegen_eval/metrics/data/``.
+
+The index lists every public name reachable from ``pennylane`` (module attributes, public
+submodules recursively, and the public attributes of PennyLane's classes), for several
+PennyLane releases, so that :func:`quantum_codegen_eval.metrics.hallucination.find_hallucinations`
+needs no PennyLane installed.
+
+Each release is walked inside its own virtual environment (``$QCE_CACHE/api-index-envs/``,
+default ``~/.cache/quantum-codegen-eval``), created here from the pins in :data:`RECIPES`; the
+current release can instead be walked in the running interpreter (``current=this``)::
+
+    qce build pennylane_api_index --out src/quantum_codegen_eval/metrics/data/pennylane_api_index.json.xz
+    qce build pennylane_api_index --out idx.json.xz --option versions=0.34.0,0.45.1
+
+This file is also run as a script by the interpreters of those environments
+(``python pennylane_api_index.py --walk OUT.json``); the walker therefore uses the standard
+library only and works on Python 3.10+ with any PennyLane from 0.21 on.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import lzma
+import os
+import pkgutil
+import subprocess
+import sys
+import time
+import types
+import warnings
+from pathlib import Path
+
+FORMAT = "qce-pennylane-api-index/1"
+
+#: PennyLane release -> pip requirements that install on Python 3.11 (see the module docstring).
+#: numpy 1.20/1.21 have no 3.11 wheels; newer autograd breaks old PennyLane imports; autoray
+#: >= 0.7 and scipy >= 1.13 break 0.34's imports.
+RECIPES: dict[str, tuple[str, ...]] = {
+    "0.21.0": ("pennylane==0.21.0", "pennylane-lightning==0.21.0", "numpy==1.26.4",
+               "scipy==1.11.4", "autograd==1.5", "autoray==0.2.5", "networkx==2.8.8",
+               "retworkx==0.13.2", "semantic_version==2.6.0", "toml", "appdirs", "cachetools"),
+    "0.24.0": ("pennylane==0.24.0", "pennylane-lightning==0.24.0", "numpy==1.23.5",
+               "scipy==1.10.1", "autograd==1.5", "autoray==0.3.1", "networkx==2.8.8",
+               "retworkx==0.13.2", "semantic_version==2.10.0", "toml", "appdirs", "cachetools"),
+    "0.28.0": ("pennylane==0.28.0", "pennylane-lightning==0.28.0", "numpy==1.23.5",
+               "scipy==1.10.1", "autograd==1.5", "autoray==0.3.1", "networkx==2.8.8",
+               "retworkx==0.13.2", "semantic_version==2.10.0", "toml", "appdirs", "cachetools",
+               "requests"),
+    "0.31.0": ("pennylane==0.31.0", "pennylane-lightning==0.31.0", "numpy==1.23.5",
+               "scipy==1.10.1", "autograd==1.6.2", "autoray==0.6.3", "networkx", "rustworkx",
+               "semantic_version", "toml", "appdirs", "cachetools", "requests"),
+    "0.34.0": ("pennylane==0.34.0", "pennylane-lightning==0.34.0", "numpy<2", "scipy<1.13",
+               "autograd==1.6.2", "autoray<0.7", "networkx", "rustworkx", "semantic_version",
+               "toml", "appdirs", "cachetools", "requests"),
+    "0.37.0": ("pennylane==0.37.0", "pennylane-lightning==0.37.0", "numpy<2", "scipy<1.14",
+               "autoray==0.6.12", "autograd", "networkx", "rustworkx"),
+    "0.40.0": ("pennylane==0.40.0", "pennylane-lightning==0.40.0", "numpy<2.1", "scipy<1.15"),
+    "0.42.0": ("pennylane==0.42.0", "pennylane-lightning==0.42.0"),
+}
+
+_SKIP_SUBMODULE_PARTS = {"tests", "conftest"}
+
+
+# --------------------------------------------------------------------------------------------
+# The walker (runs inside the environment of the PennyLane release being indexed)
+# --------------------------------------------------------------------------------------------
+
+def _public(name: str) -> bool:
+    return not name.startswith("_")
+
+
+def _import_submodules(errors: list[str]) -> None:
+    """Import every public submodule so that lazily attached ones become reachable."""
+    import pennylane
+
+    for info in pkgutil.walk_packages(pennylane.__path__, "pennylane.", onerror=lambda n: None):
+        parts = info.name.split(".")[1:]
+        if not all(_public(p) for p in parts) or _SKIP_SUBMODULE_PARTS & set(parts):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                __import__(info.name)
+        except BaseException as exc:  # noqa: BLE001 -- optional extras (openfermion, jax, ...)
+            errors.append(f"{info.name}: {type(exc).__name__}: {exc}"[:300])
+
+
+def _kind(obj: object) -> str:
+    if isinstance(obj, types.ModuleType):
+        return "module" if obj.__name__.split(".")[0] == "pennylane" else "external"
+    if inspect.isclass(obj):
+        return "class" if (getattr(obj, "__module__", "") or "").startswith("pennylane") else "other"
+    return "other"
+
+
+def _public_dir(obj: object) -> list[str]:
+    try:
+        return sorted(n for n in dir(obj) if isinstance(n, str) and _public(n))
+    except Exception:  # noqa: BLE001 -- exotic metaclasses, broken lazy modules
+        return []
+
+
+def walk(import_submodules: bool = True) -> dict:
+    """Every public name reachable from ``pennylane`` in this interpreter.
+
+    Breadth first from ``pennylane``: each PennyLane module and class is listed once, at the
+    first (shortest) path that reaches it, its *home*; any other path to the same object is an
+    alias to the home (``pennylane.ops.RX`` -> ``pennylane.RX``), which keeps cycles such as
+    ``import pennylane as qml`` inside a submodule from expanding. Returns::
+
+        {"version": "0.45.1",
+         "names": {dotted: kind},        # module | class | attr | other | external
+         "aliases": {dotted: home},      # paths to a module or class listed elsewhere
+         "external": {module: [attrs]},  # other packages' modules reached (numpy, autograd ...)
+         "errors": [...]}                # submodules that failed to import (optional extras)
+
+    ``external`` names (e.g. ``pennylane.numpy.linalg``) alias ``ext:<module name>``.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pennylane
+    errors: list[str] = []
+    if import_submodules:
+        _import_submodules(errors)
+    names: dict[str, str] = {"pennylane": "module"}
+    aliases: dict[str, str] = {}
+    external: dict[str, list[str]] = {}
+    home: dict[int, str] = {id(pennylane): "pennylane"}
+    keep_alive: list[object] = [pennylane]  # ids stay unique while the objects live
+    queue: list[tuple[str, types.ModuleType]] = [("pennylane", pennylane)]
+    head = 0
+    while head < len(queue):
+        path, mod = queue[head]
+        head += 1
+        for attr in _public_dir(mod):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    obj = getattr(mod, attr)
+            except BaseException:  # noqa: BLE001 -- lazy attributes whose import fails
+                continue
+            full = f"{path}.{attr}"
+            kind = _kind(obj)
+            if kind == "other":
+                names[full] = kind
+                continue
+            if kind == "external":
+                names[full] = kind
+                ext = obj.__name__
+                aliases[full] = f"ext:{ext}"
+                if ext not in external:
+                    external[ext] = _public_dir(obj)
+                continue
+            if id(obj) in home:
+                names[full] = kind
+                aliases[full] = home[id(obj)]
+                continue
+            home[id(obj)] = full
+            keep_alive.append(obj)
+            names[full] = kind
+            if kind == "module":
+                queue.append((full, obj))
+            else:
+                for a in _public_dir(obj):
+                    names[f"{full}.{a}"] = "attr"
+    return {"version": pennylane.__version__, "names": names, "aliases": aliases,
+            "external": external, "errors": sorted(set(errors))}
+
+
+# --------------------------------------------------------------------------------------------
+# Environments and the combined index
+# --------------------------------------------------------------------------------------------
+
+def cache_dir() -> Path:
+    """Where the per-release environments live (``$QCE_CACHE/api-index-envs``)."""
+    root = os.environ.get("QCE_CACHE")
+    base = Path(root) if root else Path.home() / ".cache" / "quantum-codegen-eval"
+    return base / "api-index-envs"
+
+
+def _base_python() -> str:
+    base = getattr(sys, "_base_executable", None) or sys.executable
+    return base if base and Path(base).exists() else sys.executable
+
+
+def _run(cmd: list[str], log: Path) -> None:
+    with log.open("a") as fh:
+        fh.write("$ " + " ".join(cmd) + "\n")
+        fh.flush()
+        proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"command failed ({proc.returncode}): {' '.join(cmd)}\n"
+                           f"{log.read_text()[-2000:]}")
+
+
+def ensure_env(version: str) -> Path:
+    """Create (or reuse) the environment for PennyLane ``version``; returns its python."""
+    if version not in RECIPES:
+        raise ValueError(f"no recipe for PennyLane {version}; known: {', '.join(RECIPES)}")
+    folder = cache_dir() / f"pennylane-{version}"
+    py = folder / "bin" / "python"
+    stamp = folder / "qce-recipe.json"
+    reqs = list(RECIPES[version])
+    if stamp.is_file() and py.exists() and json.loads(stamp.read_text()) == reqs:
+        return py
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    log = folder.parent / f"pennylane-{version}.log"
+    log.write_text("")
+    _run([_base_python(), "-m", "venv", "--clear", str(folder)], log)
+    _run([str(py), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", *reqs], log)
+    stamp.write_text(json.dumps(reqs))
+    return py
+
+
+def walk_in(python: str | Path) -> dict:
+    """Run :func:`walk` in another interpreter and return its result."""
+    out = cache_dir() / f"walk-{os.getpid()}-{time.time_ns()}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        proc = subprocess.run([str(python), __file__, "--walk", str(out)], capture_output=True,
+                              text=True, check=False)
+        if proc.returncode != 0:
+            raise RuntimeError(f"walking PennyLane with {python} failed:\n{proc.stderr[-2000:]}")
+        return json.loads(out.read_text())
+    finally:
+        out.unlink(missing_ok=True)
+
+
+def _vkey(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.split(".")[:3] if p.isdigit())
+
+
+def combine(walks: list[dict], built_with: dict) -> dict:
+    """Merge per-release walks into the shipped format: a trie of dotted names.
+
+    ``tree`` maps a name component to ``[mask, kind, children]`` (children omitted when empty);
+    bit ``i`` of ``mask`` is set when the name exists in ``versions[i]`` (oldest first).
+    """
+    walks = sorted(walks, key=lambda w: _vkey(w["version"]))
+    versions = [w["version"] for w in walks]
+    if len(set(versions)) != len(versions):
+        raise ValueError(f"duplicate PennyLane versions in the index: {versions}")
+    root: dict = {}
+    kind_rank = {"module": 0, "class": 1, "external": 2, "attr": 3, "other": 4}
+    for bit, w in enumerate(walks):
+        for name, kind in w["names"].items():
+            parts = name.split(".")
+            if parts[0] != "pennylane":
+                raise ValueError(f"walk of {w['version']}: name outside pennylane: {name}")
+            node_children = root
+            for i, part in enumerate(parts[1:], 1):
+                node = node_children.setdefault(part, [0, kind if i == len(parts) - 1 else "module", {}])
+                if i == len(parts) - 1:
+                    node[0] |= 1 << bit
+                    # the newest release's kind wins (walks come oldest first)
+                    node[1] = kind if kind_rank.get(kind, 9) < 9 else node[1]
+                node_children = node[2]
+
+    def compact(children: dict) -> dict:
+        out = {}
+        for k in sorted(children):
+            mask, kind, sub = children[k]
+            out[k] = [mask, kind, compact(sub)] if sub else [mask, kind]
+        return out
+
+    return {"format": FORMAT, "versions": versions, "built_with": built_with,
+            "counts": {w["version"]: len(w["names"]) for w in walks},
+            "import_errors": {w["version"]: w["errors"] for w in walks},
+            "tree": compact(root)}
+
+
+def write_index(index: dict, out: str | Path) -> Path:
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    data = json.dumps(index, separators=(",", ":"), sort_keys=False).encode()
+    if out.suffix == ".xz":
+        data = lzma.compress(data, preset=9 | lzma.PRESET_EXTREME)
+    out.write_bytes(data)
+    return out
+
+
+def build(source: str | None, out: str, *, versions: str | None = None,
+          current: str = "this") -> dict:
+    """``qce build pennylane_api_index --out FILE``: walk each release, write the index.
+
+    ``source`` is unused (PennyLane releases come from PyPI). ``versions`` is a comma-separated
+    subset of :data:`RECIPES` (default: all); ``current="this"`` adds the PennyLane installed in
+    the running interpreter, ``current="none"`` leaves it out.
+    """
+    wanted = [v.strip() for v in versions.split(",")] if versions else list(RECIPES)
+    walks: list[dict] = []
+    envs: dict[str, list[str]] = {}
+    started = time.time()
+    for v in wanted:
+        if current == "this" and _installed_version() == v:
+            continue
+        walks.append(walk_in(ensure_env(v)))
+        if walks[-1]["version"] != v:
+            raise RuntimeError(f"environment for {v} imported PennyLane {walks[-1]['version']}")
+        envs[v] = list(RECIPES[v])
+    if current == "this":
+        walks.append(walk())
+        envs[walks[-1]["version"]] = [f"pennylane=={walks[-1]['version']} (the building "
+                                      f"interpreter, Python {sys.version.split()[0]})"]
+    built_with = {
+        "builder": "loaders/pennylane_api_index.py (qce build pennylane_api_index)",
+        "python": sys.version.split()[0],
+        "environments": envs,
+        "date": time.strftime("%Y-%m-%d", time.gmtime()),
+    }
+    index = combine(walks, built_with)
+    path = write_index(index, out)
+    return {"out": str(path), "bytes": path.stat().st_size, "versions": index["versions"],
+            "names": index["counts"], "seconds": round(time.time() - started, 1)}
+
+
+def _installed_version() -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version("pennylane")
+    except Exception:  # noqa: BLE001
+        return None
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--walk":
+        result = walk()
+        Path(sys.argv[2]).write_text(json.dumps(result))
+    else:
+        print("usage: python pennylane_api_index.py --walk OUT.json", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,394 @@
+"""QCoder builder: the 67 statement files (+ optional human submissions) -> a dataset folder.
+
+Every field of a ``problems`` record is parsed from the statement text (nothing is typed in by
+hand); ``submissions`` and ``revisions`` come from the QCoder human-submission JSONL
+(``tm0012-QCB/QCoderBenchmark``, file ``QCoder_Benchmark.jsonl``), given as a local path or a
+Hub id through the ``submissions`` option.
+
+>>> info = parse_statement("QPC001_A2", "## Problem Statement\\nYou are given an integer $n$.\\n"
+...     "## Constraints\\n- $1 \\\\leq n \\\\leq 10$\\n- Global phase is ignored in judge.\\n"
+...     "- The submitted code must follow the specified format:\\n\\n"
+...     "    from qiskit import QuantumCircuit\\n\\n    def solve(n: int) -> QuantumCircuit:\\n"
+...     "        qc = QuantumCircuit(n)\\n        return qc\\n")
+>>> info["signature"], info["global_phase"], info["parameter_ranges"][0]["high"]
+('def solve(n: int) -> QuantumCircuit:', 'ignored', '10')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+CONFIGS = ("problems", "submissions", "revisions")
+SPLITS = {"problems": "test", "submissions": "train", "revisions": "train"}
+SUBMISSIONS_HUB_ID = "tm0012-QCB/QCoderBenchmark"
+SUBMISSIONS_FILE = "QCoder_Benchmark.jsonl"
+SUBMISSION_FIELDS = ("problem", "result", "user", "submission_order", "code")
+
+_FORMAT_LINE = "The submitted code must follow the specified format:"
+_MISSING_TEMPLATE = "((FORMAT TO BE ADDED DURING RENDERING))"
+
+
+class QCoderSourceError(ValueError):
+    """Bad upstream input; the message names the file and record."""
+
+
+# --------------------------------------------------------------------------- statement parsing
+
+def _sections(text: str) -> dict[str, str]:
+    """Markdown sections by heading (``## X`` and ``### X``; first occurrence wins)."""
+    out: dict[str, str] = {}
+    name, buf = None, []
+    for line in text.splitlines():
+        m = re.match(r"^#{2,3}\s+(.*\S)\s*$", line)
+        if m:
+            if name is not None and name not in out:
+                out[name] = "\n".join(buf).strip("\n")
+            name, buf = m.group(1), []
+        else:
+            buf.append(line)
+    if name is not None and name not in out:
+        out[name] = "\n".join(buf).strip("\n")
+    return out
+
+
+def _template(constraints: str) -> str:
+    """The code block after the 'specified format' bullet ('' when upstream left it out)."""
+    lines = constraints.splitlines()
+    for i, line in enumerate(lines):
+        if _FORMAT_LINE in line:
+            body = [ln for ln in lines[i + 1:] if ln.strip() not in ("'''python", "'''", "```python", "```")]
+            code = textwrap.dedent("\n".join(body)).strip("\n")
+            return "" if _MISSING_TEMPLATE in code else code + "\n"
+    return ""
+
+
+def _signature(template: str) -> tuple[str, list[dict[str, str]], str]:
+    m = re.search(r"^\s*(def solve\((.*?)\)\s*(?:->\s*(.*?))?:)\s*$", template, re.M)
+    if not m:
+        return "", [], ""
+    params = []
+    for part in filter(None, (p.strip() for p in _split_top(m.group(2)))):
+        name, _, ann = part.partition(":")
+        params.append({"name": name.strip(), "annotation": ann.strip()})
+    return m.group(1).strip(), params, (m.group(3) or "").strip()
+
+
+def _split_top(s: str) -> list[str]:
+    """Split on commas outside brackets (``S: list[int], theta: float``)."""
+    parts, depth, cur = [], 0, ""
+    for ch in s:
+        depth += ch in "[("
+        depth -= ch in "])"
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return parts + [cur]
+
+
+_REL = r"\\leq|\\le\b|\\lt|<|\\geq|>"
+_IDENT = r"[A-Za-z\\]+(?:_(?:\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9]))?"
+
+
+def _ranges(constraints: str) -> tuple[list[str], list[dict[str, Any]]]:
+    """Math-only constraint bullets, and ``low <= name <= high`` entries read from chains."""
+    raw, ranges = [], []
+    for line in constraints.splitlines():
+        m = re.match(r"^\s*-\s*\$(.*)\$\s*$", line)
+        if not m or not re.search(_REL, m.group(1)):
+            continue
+        expr = m.group(1).strip()
+        raw.append(expr)
+        terms = [t.strip() for t in re.split(_REL, expr)]
+        ops = re.findall(_REL, expr)
+        for i, term in enumerate(terms):
+            names = [t.strip() for t in term.split(",")]
+            if not all(re.fullmatch(_IDENT, n) for n in names) or term in ("\\pi",):
+                continue
+            for name in names:
+                ranges.append({
+                    "name": name,
+                    "low": terms[i - 1] if i > 0 else None,
+                    "low_strict": ops[i - 1] in ("<", "\\lt") if i > 0 else None,
+                    "high": terms[i + 1] if i + 1 < len(terms) else None,
+                    "high_strict": ops[i] in ("<", "\\lt") if i + 1 < len(terms) else None,
+                    "constraint": expr,
+                })
+    return raw, ranges
+
+
+def _samples(section: str) -> list[dict[str, str]]:
+    samples: list[dict[str, str]] = []
+    for line in section.splitlines():
+        m = re.match(r"^-\s+(.*)$", line)
+        if m:
+            head, _, tail = m.group(1).partition(":")
+            samples.append({"input": head.strip(), "output": tail.strip()})
+        elif samples:
+            samples[-1]["output"] = (samples[-1]["output"] + "\n" + line).strip("\n")
+    for s in samples:
+        s["output"] = s["output"].strip()
+    return samples
+
+
+def parse_statement(problem_id: str, text: str) -> dict[str, Any]:
+    """Parse one statement file into the fields of a ``problems`` record (upstream fields aside)."""
+    sec = _sections(text)
+    if "Problem Statement" not in sec:
+        raise QCoderSourceError(f"{problem_id}: no '## Problem Statement' section")
+    constraints = sec.get("Constraints", "")
+    if _FORMAT_LINE not in constraints:
+        raise QCoderSourceError(f"{problem_id}: no code-format bullet in the Constraints section")
+    template = _template(constraints)
+    signature, params, returns = _signature(template)
+    raw, ranges = _ranges(constraints)
+    body = sec["Problem Statement"]
+    if returns and "QuantumCircuit" not in returns:
+        kind = "classical"
+    elif re.search(r"prepar|zero state", body):
+        kind = "state_preparation"
+    else:
+        kind = "unitary"
+    if re.search(r"will not be considered correct", constraints):
+        phase = "counted"
+    elif re.search(r"Global phase.{0,20}is ignored", constraints):
+        phase = "ignored"
+    else:
+        phase = "unspecified"
+    depth = re.search(r"depth\s*must not exceed \$(\d+)\$", constraints)
+    query = re.search(r"number of applied (.+?) must not exceed \$(\d+)\$", constraints)
+    registers = re.findall(r"QuantumRegister\(([^)]*)\)", template)
+    circ = re.search(r"QuantumCircuit\(([^)]*)\)", template.split("def solve", 1)[-1])
+    if registers:
+        num_qubits = " + ".join(r.strip() for r in registers)
+    else:
+        num_qubits = circ.group(1).strip() if circ and kind != "classical" else ""
+    return {
+        "id": problem_id,
+        "contest": problem_id.split("_")[0],
+        "statement": text,
+        "problem_statement": body,
+        "template": template,
+        "template_missing": not template,
+        "signature": signature,
+        "parameters": params,
+        "return_type": returns,
+        "kind": kind,
+        "given_circuits": [p["name"] for p in params
+                           if p["annotation"] in ("", "QuantumCircuit") and kind != "classical"],
+        "parameter_constraints": raw,
+        "parameter_ranges": ranges,
+        "depth_limit": int(depth.group(1)) if depth else None,
+        "query_limit_gate": query.group(1).strip("$") if query else None,
+        "query_limit": int(query.group(2)) if query else None,
+        "global_phase": phase,
+        "little_endian": "little-endian" in constraints,
+        "banned_gates": sorted(set(re.findall(r"cann+ot use Qiskit's (\w+)", constraints))),
+        "registers": [r.strip() for r in registers],
+        "num_qubits": num_qubits,
+        "samples": _samples(sec.get("Sample Input", "")),
+        "hints": sec.get("Hints", ""),
+    }
+
+
+def parse_rules(text: str) -> list[str]:
+    """Allowed imports from rules.txt as dotted names (``qiskit.QuantumCircuit``, ``numpy``)."""
+    block = text.split("Permitted Modules", 1)[-1].split("## Rules", 1)[0]
+    allowed = []
+    for line in block.splitlines():
+        ticks = re.findall(r"`([^`]+)`", line)
+        if not ticks:
+            continue
+        stmt = ticks[-1]
+        m = re.fullmatch(r"from\s+([\w.]+)\s+import\s+(\w+)", stmt)
+        if m:
+            allowed.append(f"{m.group(1)}.{m.group(2)}")
+            continue
+        m = re.fullmatch(r"import\s+([\w.]+)", stmt)
+        allowed.append(m.group(1) if m else stmt)
+    return allowed
+
+
+def parse_sources(text: str) -> dict[str, str]:
+    """Upstream repository, commit and path pattern from SOURCES.md."""
+    repo = re.search(r"Repo:\s*(\S+)", text)
+    commit = re.search(r"Commit:\s*`([0-9a-f]{40})`", text)
+    path = re.search(r"\|\s*`Problems/[^`]*`[^|]*\|\s*`([^`]*)`", text)
+    if not (repo and commit and path):
+        raise QCoderSourceError("SOURCES.md: repository, commit or path mapping not found")
+    return {"repo": repo.group(1), "commit": commit.group(1),
+            "path_pattern": path.group(1).replace("QPC00X_YY.txt", "{name}")}
+
+
+def read_problems(source: str | Path) -> list[dict[str, Any]]:
+    """All problem records from an upstream folder (``Problems/*.txt``, rules.txt, SOURCES.md)."""
+    src = Path(source)
+    files = sorted((src / "Problems").glob("*.txt"))
+    if not files:
+        raise QCoderSourceError(f"{src}: no Problems/*.txt statement files")
+    for needed in ("rules.txt", "SOURCES.md"):
+        if not (src / needed).is_file():
+            raise QCoderSourceError(f"{src}: missing {needed}")
+    rules = (src / "rules.txt").read_text(encoding="utf-8")
+    allowed = parse_rules(rules)
+    up = parse_sources((src / "SOURCES.md").read_text(encoding="utf-8"))
+    rows = []
+    for f in files:
+        rec = parse_statement(f.stem, f.read_text(encoding="utf-8"))
+        rec.update(allowed_imports=allowed, rules=rules, upstream_repo=up["repo"],
+                   upstream_commit=up["commit"],
+                   upstream_path=up["path_pattern"].format(name=f.name))
+        rows.append(rec)
+    return rows
+
+
+# --------------------------------------------------------------------------- submissions
+
+def extract_code(markdown: str) -> str:
+    """The last ```python block of a markdown answer (the whole text when there is none)."""
+    blocks = re.findall(r"```(?:python|py)?[ \t]*\n(.*?)```", markdown, re.S)
+    return blocks[-1] if blocks else markdown
+
+
+def read_submissions(spec: str | Path) -> list[dict[str, Any]]:
+    """Rows of QCoder_Benchmark.jsonl from a local path or a Hub dataset id."""
+    path = Path(spec)
+    if not path.exists():
+        if re.fullmatch(r"[\w.-]+/[\w.-]+", str(spec)):
+            from huggingface_hub import hf_hub_download
+
+            path = Path(hf_hub_download(str(spec), SUBMISSIONS_FILE, repo_type="dataset"))
+        else:
+            raise QCoderSourceError(f"submissions: {spec} is neither a file nor a Hub id")
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for no, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise QCoderSourceError(f"{path}:{no}: not JSON ({exc.msg})") from exc
+            missing = [k for k in SUBMISSION_FIELDS if k not in row]
+            if missing:
+                raise QCoderSourceError(f"{path}:{no}: missing field(s) {', '.join(missing)}")
+            try:
+                order = int(row["submission_order"])
+            except (TypeError, ValueError) as exc:
+                raise QCoderSourceError(
+                    f"{path}:{no}: submission_order {row['submission_order']!r} is not an integer"
+                ) from exc
+            rows.append({"problem": str(row["problem"]), "user": str(row["user"]),
+                         "submission_order": order, "result": str(row["result"]),
+                         "code": str(row["code"]), "line": no})
+    return rows
+
+
+def group_revisions(rows: list[dict[str, Any]]) -> tuple[list[dict], list[dict]]:
+    """(submissions with version_index, revisions: one row per (problem, user) history)."""
+    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in rows:
+        groups[(r["problem"], r["user"])].append(r)
+    subs, revs = [], []
+    for (problem, user), items in sorted(groups.items()):
+        items.sort(key=lambda r: (r["submission_order"], r["line"]))
+        results = [r["result"] for r in items]
+        for i, r in enumerate(items):
+            subs.append({"problem": problem, "user": user, "submission_order": r["submission_order"],
+                         "version_index": i, "result": r["result"], "code": r["code"],
+                         "extracted_code": extract_code(r["code"])})
+        revs.append({"problem": problem, "user": user, "num_versions": len(items),
+                     "submission_orders": [r["submission_order"] for r in items],
+                     "results": results, "codes": [extract_code(r["code"]) for r in items],
+                     "first_ac_index": results.index("AC") if "AC" in results else None})
+    return subs, revs
+
+
+# --------------------------------------------------------------------------- writing
+
+def features(config: str):
+    """The ``datasets.Features`` of a config (the dataset card declares the same)."""
+    from datasets import Features, List, Value
+
+    s, i, b = Value("string"), Value("int64"), Value("bool")
+    if config == "problems":
+        return Features({
+            "id": s, "contest": s, "statement": s, "problem_statement": s, "template": s,
+            "template_missing": b, "signature": s,
+            "parameters": List({"name": s, "annotation": s}), "return_type": s, "kind": s,
+            "given_circuits": List(s), "parameter_constraints": List(s),
+            "parameter_ranges": List({"name": s, "low": s, "low_strict": b, "high": s,
+                                      "high_strict": b, "constraint": s}),
+            "depth_limit": i, "query_limit_gate": s, "query_limit": i, "global_phase": s,
+            "little_endian": b, "banned_gates": List(s), "registers": List(s), "num_qubits": s,
+            "samples": List({"input": s, "output": s}), "hints": s, "allowed_imports": List(s),
+            "rules": s, "upstream_repo": s, "upstream_commit": s, "upstream_path": s,
+        })
+    if config == "submissions":
+        return Features({"problem": s, "user": s, "submission_order": i, "version_index": i,
+                         "result": s, "code": s, "extracted_code": s})
+    if config == "revisions":
+        return Features({"problem": s, "user": s, "num_versions": i,
+                         "submission_orders": List(i), "results": List(s), "codes": List(s),
+                         "first_ac_index": i})
+    raise ValueError(f"unknown QCoder config {config!r}; expected one of {CONFIGS}")
+
+
+def card_text() -> str:
+    from importlib.resources import files
+
+    return (files("quantum_codegen_eval.dataset_cards") / "qcoder" / "README.md").read_text("utf-8")
+
+
+def card_for(counts: dict[str, int]) -> str:
+    """The dataset card, keeping only the configs that have rows."""
+    import yaml
+
+    text = card_text()
+    _, head, body = text.split("---\n", 2)
+    meta = yaml.safe_load(head)
+    for key in ("configs", "dataset_info"):
+        meta[key] = [c for c in meta[key] if counts.get(c["config_name"])]
+    return "---\n" + yaml.safe_dump(meta, sort_keys=False, width=100) + "---\n" + body
+
+
+def build(source: str | Path | None, out: str | Path, **options: Any) -> dict[str, Any]:
+    """Build the dataset folder ``out`` (Parquet per config + README.md card).
+
+    ``source``: the upstream folder (Problems/, rules.txt, SOURCES.md). Option ``submissions``:
+    path to QCoder_Benchmark.jsonl or its Hub id; without it the two submission configs are
+    left out (folder and card) because ``datasets`` cannot load an empty split.
+    """
+    from datasets import Dataset
+
+    if source is None:
+        raise QCoderSourceError("qcoder build needs --source (the upstream QCoder folder)")
+    unknown = set(options) - {"submissions"}
+    if unknown:
+        raise QCoderSourceError(f"qcoder build: unknown option(s) {', '.join(sorted(unknown))}")
+    problems = read_problems(source)
+    subs_spec = options.get("submissions")
+    subs, revs = group_revisions(read_submissions(subs_spec)) if subs_spec else ([], [])
+    out = Path(out)
+    counts = {}
+    for config, rows in (("problems", problems), ("submissions", subs), ("revisions", revs)):
+        folder = out / config
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("*.parquet"):
+            old.unlink()
+        counts[config] = len(rows)
+        if not rows:  # datasets cannot load an empty split: the card leaves the config out
+            folder.rmdir()
+            continue
+        ds = Dataset.from_list(rows, features=features(config))
+        ds.to_parquet(str(folder / f"{SPLITS[config]}-00000-of-00001.parquet"))
+    (out / "README.md").write_text(card_for(counts), encoding="utf-8")
+    return {"dataset": "qcoder", "out": str(out), "rows": counts,
+            "submissions_source": str(subs_spec) if subs_spec else None,
+            "upstream_commit": problems[0]["upstream_commit"]}

@@ -1,0 +1,128 @@
+"""Build the Qiskit HumanEval dataset folder (configs ``normal`` and ``hard``) from upstream JSON.
+
+The source is a folder holding ``dataset_qiskit_test_human_eval.json`` and
+``dataset_qiskit_test_human_eval_hard.json`` (directly or under ``dataset/``, as in the upstream
+repository qiskit-community/qiskit-human-eval). The output is ``data/<config>/test-*.parquet``,
+the upstream ``LICENSE`` (Apache-2.0) and a ``README.md`` card whose YAML declares both configs,
+so that ``datasets.load_dataset(out, "hard", split="test")`` works offline.
+
+>>> summary = build("../shared/benchmarks/qiskit_humaneval", "/tmp/qhe")  # doctest: +SKIP
+>>> summary["counts"]  # doctest: +SKIP
+{'normal': 151, 'hard': 151}
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from quantum_codegen_eval.benchmarks.qiskit_humaneval import CONFIGS, FIELDS, SPLIT, task_from_row
+
+FILES = {"normal": "dataset_qiskit_test_human_eval.json",
+         "hard": "dataset_qiskit_test_human_eval_hard.json"}
+
+
+class SourceError(ValueError):
+    """Upstream material that cannot be read; the message names the file and record."""
+
+
+def _find(src: Path, name: str) -> Path:
+    for cand in (src / name, src / "dataset" / name):
+        if cand.is_file():
+            return cand
+    raise SourceError(f"{src}: {name} not found (looked in the folder and in dataset/)")
+
+
+def records(source: str | Path) -> dict[str, list[dict[str, str]]]:
+    """{config: rows}, in upstream order, validated (string fields, unique ids)."""
+    src = Path(source)
+    out: dict[str, list[dict[str, str]]] = {}
+    for cfg in CONFIGS:
+        path = _find(src, FILES[cfg])
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise SourceError(f"{path}: not valid JSON: {exc}") from exc
+        if not isinstance(data, list):
+            raise SourceError(f"{path}: expected a JSON list of task records")
+        rows, seen = [], set()
+        for i, rec in enumerate(data):
+            if not isinstance(rec, dict):
+                raise SourceError(f"{path}: record {i} is not an object")
+            try:
+                task = task_from_row(rec, cfg)
+            except ValueError as exc:
+                raise SourceError(f"{path}: record {i}: {exc}") from exc
+            if task.task_id in seen:
+                raise SourceError(f"{path}: record {i}: duplicate task_id {task.task_id!r}")
+            seen.add(task.task_id)
+            rows.append({f: rec[f] for f in FIELDS})
+        out[cfg] = rows
+    return out
+
+
+def _features():
+    import datasets
+
+    return datasets.Features({f: datasets.Value("string") for f in FIELDS})
+
+
+def card_yaml(counts: dict[str, int], sizes: dict[str, int]) -> str:
+    """The YAML header of the card (configs and dataset_info)."""
+    import yaml
+
+    feats = _features()._to_yaml_list()
+    header = {
+        "pretty_name": "Qiskit HumanEval",
+        "language": ["en"], "license": "apache-2.0", "task_categories": ["text-generation"],
+        "tags": ["quantum-computing", "qiskit", "code-generation", "benchmark"],
+        "configs": [{"config_name": cfg,
+                     "data_files": [{"split": SPLIT, "path": f"data/{cfg}/*.parquet"}],
+                     **({"default": True} if cfg == CONFIGS[0] else {})} for cfg in CONFIGS],
+        "dataset_info": [{"config_name": cfg, "features": feats,
+                          "splits": [{"name": SPLIT, "num_bytes": sizes.get(cfg, 0),
+                                      "num_examples": counts.get(cfg, 0)}]}
+                         for cfg in CONFIGS],
+    }
+    return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
+
+
+def card_body() -> str:
+    """The card text of dataset_cards/qiskit_humaneval/README.md, without a YAML header."""
+    text = resources.files("quantum_codegen_eval.dataset_cards").joinpath(
+        "qiskit_humaneval/README.md").read_text(encoding="utf-8")
+    if text.startswith("---"):
+        text = text.split("\n---\n", 1)[1]
+    return text
+
+
+def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]:
+    """Write the dataset folder; returns {dataset, out, counts, configs, split}."""
+    import datasets
+
+    if options:
+        raise ValueError(f"qiskit_humaneval builder takes no options, got {sorted(options)}")
+    if source is None:
+        raise ValueError("qiskit_humaneval builder needs --source (the upstream folder)")
+    recs = records(source)
+    out = Path(out)
+    counts: dict[str, int] = {}
+    sizes: dict[str, int] = {}
+    for cfg, rows in recs.items():
+        folder = out / "data" / cfg
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("*.parquet"):
+            old.unlink()
+        ds = datasets.Dataset.from_list(rows, features=_features())
+        ds.to_parquet(str(folder / f"{SPLIT}-00000-of-00001.parquet"))
+        counts[cfg] = len(rows)
+        sizes[cfg] = ds.data.nbytes
+    lic = Path(source) / "LICENSE"
+    if lic.is_file():  # Apache-2.0 section 4: redistributions carry the licence
+        shutil.copyfile(lic, out / "LICENSE")
+    (out / "README.md").write_text(card_yaml(counts, sizes) + card_body(), encoding="utf-8")
+    return {"dataset": "qiskit_humaneval", "out": str(out), "counts": counts,
+            "configs": list(CONFIGS), "split": SPLIT}

@@ -1,0 +1,114 @@
+"""QCoder (QPC001-QPC005): 67 Qiskit circuit problems with a local four-stage judge.
+
+Configs: ``problems`` (one record per problem, parsed from the statements), ``submissions``
+(human submissions, one row per version) and ``revisions`` (a user's versions of one problem in
+order, with each verdict and the index of the first AC).
+
+>>> rec = get_problem("QPC002_A5", data_dir="path/to/qcoder")  # doctest: +SKIP
+>>> rec.depth_limit, rec.global_phase  # doctest: +SKIP
+(6, 'ignored')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+HUB_ID = "quantum-codegen-eval/qcoder"
+CONFIGS = ("problems", "submissions", "revisions")
+_SPLITS = {"problems": "test", "submissions": "train", "revisions": "train"}
+
+
+@dataclass(frozen=True)
+class QCoderProblem:
+    """One QCoder problem (every field parsed from the upstream statement)."""
+
+    id: str
+    contest: str
+    statement: str
+    problem_statement: str
+    template: str
+    template_missing: bool
+    signature: str
+    parameters: list[dict[str, str]]
+    return_type: str
+    kind: str
+    given_circuits: list[str]
+    parameter_constraints: list[str]
+    parameter_ranges: list[dict[str, Any]]
+    depth_limit: int | None
+    query_limit_gate: str | None
+    query_limit: int | None
+    global_phase: str
+    little_endian: bool
+    banned_gates: list[str]
+    registers: list[str]
+    num_qubits: str
+    samples: list[dict[str, str]]
+    hints: str
+    allowed_imports: list[str]
+    rules: str
+    upstream_repo: str
+    upstream_commit: str
+    upstream_path: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> QCoderProblem:
+        names = {f.name for f in fields(cls)} - {"extra"}
+        missing = names - set(row)
+        if missing:
+            raise ValueError(f"QCoder record {row.get('id', '?')}: missing field(s) "
+                             f"{', '.join(sorted(missing))}")
+        return cls(**{k: row[k] for k in names})
+
+
+def load(config: str | None = None, *, data_dir: Any = None, split: str | None = None):
+    """The config as a ``datasets.Dataset`` (local folder ``data_dir`` or the Hub)."""
+    import datasets
+
+    config = config or CONFIGS[0]
+    if config not in CONFIGS:
+        raise ValueError(f"unknown QCoder config {config!r}; expected one of {CONFIGS}")
+    if data_dir is not None and not (Path(data_dir) / "README.md").is_file():
+        raise FileNotFoundError(f"{data_dir}: not a QCoder dataset folder (no README.md); "
+                                "build one with `qce build qcoder --source ... --out ...`")
+    source = str(data_dir) if data_dir is not None else HUB_ID
+    return datasets.load_dataset(source, config, split=split or _SPLITS[config])
+
+
+def problems(config: str | None = None, *, data_dir: Any = None) -> dict[str, QCoderProblem]:
+    if (config or "problems") != "problems":
+        raise ValueError("typed records exist for the 'problems' config only")
+    return {r["id"]: QCoderProblem.from_row(r) for r in load("problems", data_dir=data_dir)}
+
+
+def get_problem(problem_id: str, *, data_dir: Any = None) -> QCoderProblem:
+    recs = problems(data_dir=data_dir)
+    if problem_id not in recs:
+        raise KeyError(f"unknown QCoder problem {problem_id!r} (known: QPC001_A1 ... QPC005_Ex)")
+    return recs[problem_id]
+
+
+def make_judge(**options: Any):
+    """The QCoder judge (options: ``timeout``, ``memory_mb``, ``seed``)."""
+    from ..judges.qcoder import QCoderJudge
+
+    known = {"timeout", "memory_mb", "seed"}
+    unknown = set(options) - known
+    if unknown:
+        raise ValueError(f"qcoder judge: unknown option(s) {', '.join(sorted(unknown))}")
+    return QCoderJudge(**options)
+
+
+def prompt(record: QCoderProblem) -> str:
+    """The QCoder paper's prompt: rules.txt followed by the statement."""
+    return record.rules + record.statement
+
+
+def reference_code(record: QCoderProblem) -> str | None:
+    """Our reference solution for the problem (written here; QCoder publishes none)."""
+    from ..judges.qcoder_specs import get_spec
+
+    return get_spec(record.id).reference

@@ -1,0 +1,106 @@
+"""QHack 2022–2024 coding challenges (74 records; configs ``all``, ``2022``, ``2023``, ``2024``).
+
+>>> probs = problems("2023", data_dir="path/to/qhack")  # doctest: +SKIP
+>>> rec = get_problem("2023/tutorial_1", data_dir="path/to/qhack")  # doctest: +SKIP
+>>> rec.solution_functions  # doctest: +SKIP
+['add_numbers']
+>>> verdict = judge_one(make_judge(), rec, completion)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+HUB_ID = "quantum-codegen-eval/qhack"
+CONFIGS = ("all", "2022", "2023", "2024")
+SPLIT = "test"
+
+
+@dataclass
+class QHackChallenge:
+    """One challenge (the fields of the dataset; see dataset_cards/qhack/README.md)."""
+
+    id: str
+    year: int
+    name: str
+    title: str
+    category: str
+    points: int
+    statement: str
+    template: str
+    harness: str
+    driver: str
+    chunks: list[dict[str, str]]
+    solution_functions: list[str]
+    tests: list[dict[str, str]]
+    tolerance: str
+    compare: str
+    time_limit: float
+    format: str
+    pennylane_version: str
+    era_env: str
+    upstream_repo: str = ""
+    upstream_commit: str = ""
+    upstream_path: str = ""
+    template_file: str = ""
+    points_source: str = ""
+    time_limit_source: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> QHackChallenge:
+        names = {f.name for f in fields(cls)} - {"extra"}
+        missing = [n for n in ("id", "chunks", "tests", "format") if n not in row]
+        if missing:
+            raise ValueError(f"QHack record {row.get('id', '?')!r} lacks field(s) {missing}")
+        known = {k: v for k, v in row.items() if k in names}
+        return cls(**known, extra={k: v for k, v in row.items() if k not in names})
+
+
+def load(config: str | None = None, *, data_dir: Any = None, split: str | None = None):
+    """The dataset (``datasets.Dataset``) of ``config`` from ``data_dir`` or the Hub."""
+    import datasets
+
+    cfg = config or CONFIGS[0]
+    if cfg not in CONFIGS:
+        raise ValueError(f"unknown QHack config {cfg!r}; known: {', '.join(CONFIGS)}")
+    return datasets.load_dataset(str(data_dir) if data_dir else HUB_ID, cfg,
+                                 split=split or SPLIT)
+
+
+def problems(config: str | None = None, *, data_dir: Any = None) -> dict[str, QHackChallenge]:
+    """Typed records by id."""
+    return {row["id"]: QHackChallenge.from_row(row) for row in load(config, data_dir=data_dir)}
+
+
+def get_problem(problem_id: str, *, data_dir: Any = None) -> QHackChallenge:
+    """One record by id, e.g. ``"2023/tutorial_1"`` (the year config is loaded)."""
+    year = problem_id.split("/", 1)[0]
+    if year not in CONFIGS[1:] or "/" not in problem_id:
+        raise KeyError(f"QHack ids look like '2023/tutorial_1'; got {problem_id!r}")
+    probs = problems(year, data_dir=data_dir)
+    if problem_id not in probs:
+        raise KeyError(f"no QHack challenge {problem_id!r} in config {year}")
+    return probs[problem_id]
+
+
+def make_judge(env: str = "era", **options: Any):
+    """The QHack judge (``env``: ``"era"`` or ``"current"``; see judges/qhack.py)."""
+    from ..judges.qhack import QHackJudge
+
+    return QHackJudge(env=env, **options)
+
+
+def prompt(record: QHackChallenge) -> str:
+    """Statement plus template, with the instruction to complete the marked functions."""
+    funcs = ", ".join(f"`{n}`" for n in record.solution_functions)
+    return (f"{record.statement.strip()}\n\n"
+            f"Complete the following template (PennyLane {record.pennylane_version}). Write the "
+            f"function(s) {funcs}; do not change the code marked as not editable.\n\n"
+            f"```python\n{record.template.rstrip()}\n```\n")
+
+
+def reference_code(record: QHackChallenge) -> str | None:
+    """No official solutions were published, so there is no reference code."""
+    return None

@@ -1,0 +1,523 @@
+"""The sandbox worker: the code that runs untrusted programs. Standard library only.
+
+It runs inside whatever interpreter a job names (an era virtualenv with an old PennyLane too), by
+path: ``python -I -X utf8 _worker.py MODE ...``. Modes:
+
+``zygote CONTROL_FD CONFIG_JSON``
+    pre-import the configured modules (importing only: no framework code is executed, so no
+    thread pool such as Qiskit's Rayon pool exists when we fork), optionally enter a new network
+    namespace, then serve jobs received on the control socket: fork one child per job, wait for
+    it, kill whatever it left behind, report the exit status and resource usage.
+``single SPEC_PATH``
+    run one job in this very process (a fresh interpreter per job: the slow, simple path).
+``probe UID GID``
+    report whether the interpreter's files are readable by ``UID`` (JSON on stdout).
+
+Messages on the control socket are 4-byte big-endian length + JSON; a job message carries four
+file descriptors (stdin, stdout, stderr, report) as SCM_RIGHTS.
+"""
+
+import ctypes
+import json
+import os
+import resource
+import signal
+import socket
+import struct
+import sys
+import time
+
+REPORT_FD = 3
+PR_SET_PDEATHSIG = 1
+PR_SET_KEEPCAPS = 8
+PR_CAPBSET_DROP = 24
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+CAP_DAC_READ_SEARCH = 2
+CLONE_NEWNET = 0x40000000
+CLONE_NEWUSER = 0x10000000
+
+_libc = None
+
+
+def _c():
+    global _libc
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    return _libc
+
+
+def _prctl(option, arg2=0):
+    if _c().prctl(option, ctypes.c_ulong(arg2), 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"prctl({option}): {os.strerror(err)}")
+
+
+# ---------------------------------------------------------------- messages
+
+
+def send_msg(sock, obj, fds=()):
+    data = json.dumps(obj).encode()
+    payload = struct.pack(">I", len(data)) + data
+    if fds:
+        socket.send_fds(sock, [payload], list(fds))
+    else:
+        sock.sendall(payload)
+
+
+def _recv_exact(sock, n):
+    buf = b""
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            raise EOFError("control socket closed")
+        buf += chunk
+    return buf
+
+
+def recv_msg(sock, nfds=0):
+    fds = []
+    if nfds:
+        head, fds, _flags, _addr = socket.recv_fds(sock, 4, nfds)
+        if not head:
+            raise EOFError("control socket closed")
+        head += _recv_exact(sock, 4 - len(head))
+    else:
+        head = _recv_exact(sock, 4)
+    (n,) = struct.unpack(">I", head)
+    return json.loads(_recv_exact(sock, n)), fds
+
+
+# ---------------------------------------------------------------- privileges
+
+
+def _capset_read_search_only():
+    """Keep CAP_DAC_READ_SEARCH (permitted + effective) and nothing else."""
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                    ("inheritable", ctypes.c_uint32)]
+
+    header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+    data = (Data * 2)()
+    bit = 1 << CAP_DAC_READ_SEARCH
+    data[0].effective = data[0].permitted = bit
+    if _c().capset(ctypes.byref(header), data) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, "capset: " + os.strerror(err))
+
+
+def drop_privileges(uid, gid, keep_read):
+    """Become ``uid``/``gid`` with no supplementary groups; with ``keep_read`` keep only
+    CAP_DAC_READ_SEARCH (read any file, write nothing the uid may not)."""
+    if keep_read:
+        last = int(open("/proc/sys/kernel/cap_last_cap").read())
+        for cap in range(last + 1):
+            if cap != CAP_DAC_READ_SEARCH:
+                _prctl(PR_CAPBSET_DROP, cap)
+        _prctl(PR_SET_KEEPCAPS, 1)
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+    if keep_read:
+        _capset_read_search_only()
+        _prctl(PR_SET_KEEPCAPS, 0)
+    _prctl(PR_SET_NO_NEW_PRIVS, 1)
+
+
+def unshare_network():
+    """Enter a new network namespace (only a loopback, down). Returns a description."""
+    uid, gid = os.getuid(), os.getgid()
+    if os.geteuid() == 0:
+        flags = CLONE_NEWNET
+    else:
+        flags = CLONE_NEWUSER | CLONE_NEWNET
+    if _c().unshare(flags) != 0:
+        err = ctypes.get_errno()
+        return "unshare failed: " + os.strerror(err)
+    if flags & CLONE_NEWUSER:
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                           ("gid_map", f"{gid} {gid} 1")):
+            try:
+                with open("/proc/self/" + name, "w") as f:
+                    f.write(text)
+            except OSError:
+                pass
+        return "isolated (user namespace)"
+    return "isolated"
+
+
+def _readable_tree(path):
+    if not os.path.exists(path):
+        return True
+    if os.path.isdir(path):
+        return os.access(path, os.R_OK | os.X_OK)
+    return os.access(path, os.R_OK)
+
+
+def probe_paths():
+    """The interpreter's own paths a program may lazily read."""
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.__file__)}
+    paths.update(p for p in sys.path if p)
+    try:
+        import sysconfig
+
+        paths.update(sysconfig.get_paths().values())
+    except Exception:
+        pass
+    return sorted(paths)
+
+
+def probe(uid, gid):
+    """Fork, drop to ``uid`` without capabilities, and list the unreadable interpreter paths."""
+    paths = probe_paths()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            drop_privileges(uid, gid, keep_read=False)
+            bad = [p for p in paths if not _readable_tree(p)]
+            os.write(w, json.dumps(bad).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    chunks = []
+    while True:
+        b = os.read(r, 65536)
+        if not b:
+            break
+        chunks.append(b)
+    os.waitpid(pid, 0)
+    bad = json.loads(b"".join(chunks) or b'["<probe failed>"]')
+    return {"readable": not bad, "unreadable": bad}
+
+
+# ---------------------------------------------------------------- the child
+
+
+def _set_limits(lim):
+    cpu = int(lim["cpu"])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    for name, key in (("RLIMIT_AS", "as"), ("RLIMIT_NPROC", "nproc"), ("RLIMIT_FSIZE", "fsize")):
+        value = int(lim[key])
+        res = getattr(resource, name)
+        _soft, hard = resource.getrlimit(res)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(res, (value, value))
+
+
+def _type_name(tp):
+    mod = getattr(tp, "__module__", "builtins")
+    name = getattr(tp, "__qualname__", tp.__name__)
+    return name if mod in ("builtins", "__main__") else mod + "." + name
+
+
+def _report(obj):
+    try:
+        os.write(REPORT_FD, json.dumps(obj).encode())
+    except Exception:
+        pass
+
+
+def _exit_code(code):
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        sys.stderr.write(str(code) + "\n")
+    except Exception:
+        pass
+    return 1
+
+
+def _finish(code):
+    """Shut down like the interpreter would (non-daemon threads, atexit, flush), then _exit."""
+    try:
+        if "threading" in sys.modules:
+            sys.modules["threading"]._shutdown()
+    except BaseException:
+        pass
+    try:
+        import atexit
+
+        atexit._run_exitfuncs()
+    except BaseException:
+        pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            if stream is sys.stdout and code == 0:
+                code = 120  # what CPython exits with when the final flush of stdout fails
+    os._exit(code)
+
+
+def run_program(spec):
+    """Run the job's program as ``__main__`` in this (already isolated) process; never returns."""
+    import types
+
+    path = spec["script"]
+    with open(path, encoding="utf-8") as f:
+        source = f.read()
+    sys.argv = [path] + list(spec["argv"])
+    sys.path[:] = [spec["workdir"]] + [p for p in sys.path if p and p != os.path.dirname(__file__)]
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__builtins__ = __builtins__
+    sys.modules["__main__"] = main
+    code = 0
+    try:
+        exec(compile(source, path, "exec"), main.__dict__)
+    except SystemExit as e:
+        code = _exit_code(e.code)
+    except BaseException as e:
+        tb = e.__traceback__
+        tb = tb.tb_next if tb is not None else tb  # drop this frame
+        import traceback
+
+        text = "".join(traceback.format_exception(type(e), e, tb))
+        try:
+            sys.stderr.write(text)
+            sys.stderr.flush()
+        except Exception:
+            pass
+        _report({"exception": {"type": _type_name(type(e)), "message": _safe_str(e),
+                               "traceback": text}})
+        code = 1
+    _finish(code)
+
+
+def _safe_str(e):
+    try:
+        return str(e)
+    except BaseException:
+        return f"<unprintable {type(e).__name__}>"
+
+
+def enter_child(spec):
+    """Isolate this process for one job: session, fds, cwd, env, limits, uid."""
+    if os.getpgid(0) != os.getpid():
+        os.setsid()
+    os.closerange(REPORT_FD + 1, 1 << 16)
+    os.chdir(spec["workdir"])
+    os.environ.clear()
+    os.environ.update(spec["env"])
+    os.umask(0o077)
+    _set_limits(spec["limits"])
+    if spec.get("uid") is not None:
+        drop_privileges(spec["uid"], spec["gid"], spec.get("keep_read", False))
+    if spec.get("pdeathsig"):
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == 1:
+            os._exit(137)
+    np = sys.modules.get("numpy")
+    if np is not None:  # the legacy global RNG is not reseeded at fork (random's is)
+        try:
+            np.random.seed()
+        except Exception:
+            pass
+
+
+# ---------------------------------------------------------------- cleanup
+
+
+def kill_uid_once(uid):
+    """SIGKILL every process whose real or saved uid is ``uid`` (we must be root).
+
+    The zygote is single-threaded, so it briefly takes ``uid`` as its real and effective uid
+    (keeping root as the saved uid to come back): kill(-1) then reaches exactly that uid's
+    processes, with no helper process to fork.
+    """
+    os.setresuid(uid, uid, 0)
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.setresuid(0, 0, 0)
+
+
+def kill_uid(uid):
+    """From a multi-threaded parent: a forked helper becomes ``uid`` and kills the rest."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setresuid(uid, uid, uid)
+            for _ in range(100):
+                os.kill(-1, signal.SIGKILL)
+                if not _pids_of_uid(uid):
+                    break
+                time.sleep(0.001)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def _pids_of_uid(uid):
+    pids = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/" + name + "/status") as f:
+                for line in f:
+                    if line.startswith("Uid:"):
+                        if int(line.split()[1]) == uid:
+                            pids.append(int(name))
+                        break
+        except OSError:
+            continue
+    return pids
+
+
+def cleanup(uid):
+    """After a job: kill and reap everything it left. As a subreaper the zygote inherits every
+    orphaned descendant (setsid or double fork does not escape that), so "no children left"
+    means "nothing of this job is left"; ``uid`` (when it is the job's own) is swept too."""
+    if uid is not None:
+        kill_uid_once(uid)
+    for _ in range(2000):
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return True
+        if pid:
+            continue
+        if uid is not None:
+            kill_uid_once(uid)
+        for child in _children():
+            try:
+                os.kill(child, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.0005)
+    return False
+
+
+def _reap():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _children():
+    me = os.getpid()
+    try:
+        with open(f"/proc/{me}/task/{me}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        pass
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/" + name + "/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if stat[stat.rfind(")") + 2:].split()[1] == str(me):
+            found.append(int(name))
+    return found
+
+
+# ---------------------------------------------------------------- modes
+
+
+def zygote(control_fd, config):
+    sock = socket.socket(fileno=control_fd)
+    preloaded, failed = [], {}
+    for name in config.get("preload", []):
+        try:
+            __import__(name)
+            preloaded.append(name)
+        except BaseException as e:  # a broken module must not kill the worker
+            failed[name] = f"{type(e).__name__}: {_safe_str(e)}"
+    net = "not requested"
+    if config.get("unshare_net"):
+        net = unshare_network()
+    try:
+        _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    except OSError:
+        pass
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    send_msg(sock, {"ready": os.getpid(), "preloaded": preloaded, "failed": failed, "net": net,
+                    "threads": len(os.listdir("/proc/self/task")),
+                    "python": sys.version.split()[0]})
+    while True:
+        try:
+            spec, fds = recv_msg(sock, nfds=4)
+        except EOFError:
+            os._exit(0)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                sock.close()
+                for i, fd in enumerate(fds):
+                    os.dup2(fd, i if i < 3 else REPORT_FD)
+                for fd in fds:
+                    if fd > REPORT_FD:
+                        os.close(fd)
+                os.set_inheritable(REPORT_FD, False)
+                enter_child(spec)
+            except BaseException as e:
+                _report({"setup_error": f"{type(e).__name__}: {_safe_str(e)}"})
+                os._exit(126)
+            run_program(spec)
+            os._exit(0)
+        for fd in fds:
+            os.close(fd)
+        send_msg(sock, {"started": pid})
+        _pid, status, ru = os.wait4(pid, 0)
+        t_exit = time.monotonic()
+        clean = cleanup(spec["uid"] if spec.get("sweep_uid") else None)
+        send_msg(sock, {"exited": status, "clean": clean, "utime": ru.ru_utime, "stime": ru.ru_stime,
+                        "maxrss_kb": ru.ru_maxrss,
+                        "cleanup_s": time.monotonic() - t_exit})
+
+
+def single(spec_path):
+    with open(spec_path) as f:
+        spec = json.load(f)
+    try:
+        if spec.get("unshare_net"):
+            status = unshare_network()
+            if status.startswith("unshare failed") and spec.get("require_net_isolation"):
+                raise OSError(status)
+        if spec.get("report_fd", REPORT_FD) != REPORT_FD:
+            os.dup2(spec["report_fd"], REPORT_FD)
+            os.close(spec["report_fd"])
+        os.set_inheritable(REPORT_FD, False)
+        enter_child(spec)
+    except BaseException as e:
+        _report({"setup_error": f"{type(e).__name__}: {_safe_str(e)}"})
+        os._exit(126)
+    run_program(spec)
+
+
+def main(argv):
+    mode = argv[1]
+    if mode == "zygote":
+        zygote(int(argv[2]), json.loads(argv[3]))
+    elif mode == "single":
+        single(argv[2])
+    elif mode == "probe":
+        print(json.dumps(probe(int(argv[2]), int(argv[3]))))
+    else:
+        raise SystemExit("unknown mode " + mode)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

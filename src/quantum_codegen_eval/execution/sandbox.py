@@ -1,0 +1,602 @@
+"""The sandbox: runs untrusted programs in isolated processes and always returns a result.
+
+>>> with Sandbox(workers=1, preload=(), wall_time=5) as sb:
+...     r = sb.run("print(6 * 7)")
+>>> r.status, r.stdout
+('ok', '42\\n')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from . import _worker
+from ._users import UidLease, lease_uid
+from .types import ExceptionInfo, Job, Limits, RunResult
+
+WORKER = str(Path(__file__).with_name("_worker.py"))
+DEFAULT_PRELOAD = ("numpy", "pennylane", "qiskit", "qiskit_aer")
+_DRAIN_GRACE = 0.5
+_THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+               "NUMEXPR_NUM_THREADS", "RAYON_NUM_THREADS")
+
+
+def _base_env(home: str) -> dict[str, str]:
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": home,
+        "TMPDIR": home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "MPLBACKEND": "Agg",
+        # Qiskit must not start its Rayon pool in a forked child (it can deadlock there).
+        "QISKIT_IN_PARALLEL": "TRUE",
+    }
+    env.update({k: "1" for k in _THREAD_ENV})
+    return env
+
+
+class _Zygote:
+    """One pre-imported worker process serving jobs one at a time over a socket pair."""
+
+    def __init__(self, python: str, preload: tuple[str, ...], unshare_net: bool, home: str):
+        import socket
+
+        self.python, self.preload = python, preload
+        ours, theirs = socket.socketpair()
+        self.sock = ours
+        self.log = tempfile.TemporaryFile()
+        config = json.dumps({"preload": list(preload), "unshare_net": unshare_net})
+        self.proc = subprocess.Popen(
+            [python, "-I", "-X", "utf8", WORKER, "zygote", str(theirs.fileno()), config],
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=self.log, env=_base_env(home), start_new_session=True, cwd=home,
+        )
+        theirs.close()
+        ours.settimeout(300)
+        try:
+            self.info, _ = _worker.recv_msg(ours)
+        except (EOFError, OSError) as e:
+            self.close()
+            self.log.seek(0)
+            err = self.log.read().decode(errors="replace")[-2000:]
+            raise RuntimeError(f"sandbox worker for {python} failed to start: {e}\n{err}") from e
+        ours.settimeout(None)
+        self.pid = self.proc.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        finally:
+            if self.proc.poll() is None:
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+
+
+class _Slot:
+    """A worker slot: its own uid (as root) and its zygotes, one job at a time."""
+
+    def __init__(self, sb: Sandbox, lease: UidLease | None):
+        self.sb, self.lease = sb, lease
+        self.zygotes: dict[tuple[str, tuple[str, ...]], _Zygote] = {}
+
+    @property
+    def uid(self) -> int | None:
+        return None if self.lease is None else self.lease.uid
+
+    def zygote(self, python: str, preload: tuple[str, ...]) -> _Zygote:
+        key = (python, preload)
+        z = self.zygotes.get(key)
+        if z is not None and not z.alive:
+            z.close()
+            z = None
+        if z is None:
+            if len(self.zygotes) >= 3:  # bound memory: keep a few interpreters per slot
+                old_key = next(iter(self.zygotes))
+                self.zygotes.pop(old_key).close()
+            z = _Zygote(python, preload, not self.sb.network, self.sb._home)
+            self.zygotes[key] = z
+        return z
+
+    def close(self) -> None:
+        for z in self.zygotes.values():
+            z.close()
+        self.zygotes.clear()
+        if self.lease is not None:
+            self.lease.release()
+
+    # ------------------------------------------------------------------ one job
+
+    def run(self, job: Job) -> RunResult:
+        sb = self.sb
+        limits = job.limits or sb.limits
+        python = job.python or sb.python
+        preload = tuple(sb.preload if job.preload is None else job.preload)
+        rundir = tempfile.mkdtemp(prefix="run-", dir=sb._base)
+        try:
+            return self._run_in(job, limits, python, preload, rundir)
+        finally:
+            shutil.rmtree(rundir, ignore_errors=True)
+
+    def _prepare(self, job: Job, rundir: str) -> tuple[str, str, int]:
+        os.chmod(rundir, 0o711)
+        work = os.path.join(rundir, "work")
+        os.mkdir(work, 0o700)
+        for name, content in job.files.items():
+            path = os.path.join(work, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            data = content.encode() if isinstance(content, str) else content
+            with open(path, "wb") as f:
+                f.write(data)
+        if self.uid is not None:
+            for root, dirs, files in os.walk(work):
+                for n in [*dirs, *files]:
+                    os.lchown(os.path.join(root, n), self.uid, self.uid)
+            os.chown(work, self.uid, self.uid)
+        script = os.path.join(rundir, "main.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(job.source)
+        os.chmod(script, 0o644)
+        if job.stdin is None:
+            stdin_fd = os.open(os.devnull, os.O_RDONLY)
+        else:
+            path = os.path.join(rundir, "stdin")
+            data = job.stdin.encode() if isinstance(job.stdin, str) else job.stdin
+            with open(path, "wb") as f:
+                f.write(data)
+            stdin_fd = os.open(path, os.O_RDONLY)
+        return work, script, stdin_fd
+
+    def _spec(self, job: Job, limits: Limits, work: str, script: str, python: str) -> dict:
+        env = _base_env(work)
+        env.update(job.env)
+        keep_read = False
+        if self.uid is not None:
+            keep_read = not self.sb._readable(python, self.uid)
+        return {
+            "script": script, "workdir": work, "argv": list(job.argv), "env": env,
+            "limits": limits.to_worker(), "uid": self.uid, "gid": self.uid,
+            "keep_read": keep_read, "sweep_uid": self.lease is not None and self.lease.exclusive,
+            "pdeathsig": True,
+        }
+
+    def _run_in(self, job: Job, limits: Limits, python: str, preload: tuple[str, ...],
+                rundir: str) -> RunResult:
+        work, script, stdin_fd = self._prepare(job, rundir)
+        spec = self._spec(job, limits, work, script, python)
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        rep_r, rep_w = os.pipe()
+        zygote = None
+        t0 = time.monotonic()
+        try:
+            if self.sb.fresh:
+                spec["unshare_net"] = not self.sb.network
+                spec["report_fd"] = rep_w
+                spec_path = os.path.join(rundir, "spec.json")
+                with open(spec_path, "w") as f:
+                    json.dump(spec, f)
+                proc = subprocess.Popen(
+                    [python, "-I", "-X", "utf8", WORKER, "single", spec_path],
+                    stdin=stdin_fd, stdout=out_w, stderr=err_w, pass_fds=(rep_w,),
+                    start_new_session=True, env=spec["env"], cwd=work,
+                )
+                pid, waiter = proc.pid, os.pidfd_open(proc.pid)
+            else:
+                zygote = self.zygote(python, preload)
+                t0 = time.monotonic()
+                _worker.send_msg(zygote.sock, spec, fds=[stdin_fd, out_w, err_w, rep_w])
+        finally:
+            for fd in (stdin_fd, out_w, err_w, rep_w):
+                os.close(fd)
+        if zygote is not None:
+            try:
+                zygote.sock.settimeout(60)
+                msg, _ = _worker.recv_msg(zygote.sock)
+                zygote.sock.settimeout(None)
+                pid, waiter = msg["started"], zygote.sock.fileno()
+            except (EOFError, OSError, KeyError):
+                zygote.close()
+                for fd in (out_r, err_r, rep_r):
+                    os.close(fd)
+                return RunResult(id=job.id, status="crashed", stderr="sandbox worker died",
+                                 wall_time=time.monotonic() - t0)
+        return self._supervise(job, limits, pid, waiter, zygote, out_r, err_r, rep_r, t0, work)
+
+    def _kill(self, pid: int) -> None:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        if self.lease is not None and self.lease.exclusive:
+            _worker.kill_uid(self.uid)
+
+    def _supervise(self, job: Job, limits: Limits, pid: int, waiter: int, zygote: _Zygote | None,
+                   out_r: int, err_r: int, rep_r: int, t0: float, work: str) -> RunResult:
+        cap = limits.output_bytes
+        bufs = {out_r: bytearray(), err_r: bytearray(), rep_r: bytearray()}
+        sel = selectors.DefaultSelector()
+        for fd in bufs:
+            sel.register(fd, selectors.EVENT_READ)
+        sel.register(waiter, selectors.EVENT_READ)
+        deadline = t0 + limits.wall_time
+        timed_out = over = zygote_died = truncated = False
+        exited: dict[str, Any] | None = None
+        drain_until: float | None = None
+        open_fds = set(bufs)
+        while open_fds or exited is None:
+            now = time.monotonic()
+            if exited is None and now >= deadline and not timed_out:
+                timed_out = True
+                self._kill(pid)
+                deadline = now + 5  # then wait for the worker to report the exit
+            if exited is None and timed_out and now >= deadline:
+                break
+            if drain_until is not None and now >= drain_until:
+                break
+            limit = (drain_until if drain_until is not None else deadline) - now
+            for key, _ in sel.select(timeout=max(0.0, limit)):
+                fd = key.fd
+                if fd == waiter:
+                    sel.unregister(waiter)
+                    if zygote is None:
+                        _, status, ru = os.wait4(pid, 0)
+                        exited = {"exited": status, "utime": ru.ru_utime, "stime": ru.ru_stime,
+                                  "maxrss_kb": ru.ru_maxrss}
+                        os.close(waiter)
+                        self._kill(pid)
+                    else:
+                        try:
+                            exited, _ = _worker.recv_msg(zygote.sock)
+                        except (EOFError, OSError):
+                            zygote_died = True
+                            self._kill(pid)
+                            zygote.close()
+                            exited = {}
+                    drain_until = time.monotonic() + _DRAIN_GRACE
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    sel.unregister(fd)
+                    os.close(fd)
+                    open_fds.discard(fd)
+                    continue
+                buf = bufs[fd]
+                room = (cap if fd != rep_r else 1 << 20) - len(buf)
+                buf += chunk[: max(0, room)]
+                if len(chunk) > room and fd != rep_r:
+                    truncated = True
+                    if not over:
+                        over = True
+                        self._kill(pid)
+        if exited is None:  # the worker never reported: treat it as lost
+            zygote_died = zygote is not None
+            self._kill(pid)
+            if zygote is not None:
+                zygote.close()
+            else:
+                try:
+                    _, status, ru = os.wait4(pid, 0)
+                    exited = {"exited": status, "utime": ru.ru_utime, "stime": ru.ru_stime,
+                              "maxrss_kb": ru.ru_maxrss}
+                except ChildProcessError:
+                    pass
+            exited = exited or {}
+        for fd in list(open_fds):
+            sel.unregister(fd)
+            os.close(fd)
+        if waiter in sel.get_map():
+            sel.unregister(waiter)
+            if zygote is None:
+                os.close(waiter)
+        sel.close()
+        wall = time.monotonic() - t0
+        return _result(job, limits, exited, bufs[out_r], bufs[err_r], bytes(bufs[rep_r]),
+                       timed_out=timed_out, over=over, zygote_died=zygote_died,
+                       truncated=truncated, wall=wall, files=_collect(work, job.collect, limits))
+
+
+def _collect(work: str, names: tuple[str, ...], limits: Limits) -> dict[str, bytes]:
+    """Read back files without following symlinks anywhere on the way (the program owns work/)."""
+    out: dict[str, bytes] = {}
+    cap = limits.file_size_mb * 1024 * 1024
+    for name in names:
+        parts = name.replace("\\", "/").split("/")
+        fds = []
+        try:
+            fd = os.open(work, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+            fds.append(fd)
+            for part in parts[:-1]:
+                fd = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                fds.append(fd)
+            fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
+            fds.append(fd)
+            import stat
+
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                continue
+            with os.fdopen(os.dup(fd), "rb") as f:
+                out[name] = f.read(cap)
+        except OSError:
+            continue
+        finally:
+            for fd in fds:
+                os.close(fd)
+    return out
+
+
+def _result(job: Job, limits: Limits, exited: dict[str, Any], out: bytes, err: bytes,
+            report: bytes, *, timed_out: bool, over: bool, zygote_died: bool, truncated: bool,
+            wall: float, files: dict[str, bytes]) -> RunResult:
+    exception = None
+    setup_error = None
+    try:
+        rep = json.loads(report) if report else {}
+        if "exception" in rep:
+            exception = ExceptionInfo(**{k: str(rep["exception"][k])
+                                         for k in ("type", "message", "traceback")})
+        setup_error = rep.get("setup_error")
+    except (ValueError, TypeError, KeyError):
+        pass  # a program scribbling on the report pipe gets no exception info
+    status_raw = exited.get("exited")
+    exit_code = sig = None
+    if isinstance(status_raw, int):
+        if os.WIFSIGNALED(status_raw):
+            sig = os.WTERMSIG(status_raw)
+        elif os.WIFEXITED(status_raw):
+            exit_code = os.WEXITSTATUS(status_raw)
+    cpu = float(exited.get("utime", 0.0)) + float(exited.get("stime", 0.0))
+    stdout = out.decode("utf-8", errors="replace")
+    stderr = err.decode("utf-8", errors="replace")
+    if setup_error:
+        stderr += f"\n[sandbox] setup failed: {setup_error}\n"
+    status = classify(exit_code=exit_code, signal=sig, exception=exception, timed_out=timed_out,
+                      over_output=over, zygote_died=zygote_died, cpu_time=cpu, limits=limits,
+                      stderr=stderr, setup_failed=bool(setup_error))
+    return RunResult(
+        id=job.id, status=status, exit_code=exit_code, signal=sig, stdout=stdout, stderr=stderr,
+        truncated=truncated, exception=exception, wall_time=round(wall, 6),
+        cpu_time=round(cpu, 6), peak_memory_mb=round(exited.get("maxrss_kb", 0) / 1024, 3),
+        files=files,
+    )
+
+
+def classify(*, exit_code: int | None, signal: int | None, exception: ExceptionInfo | None,
+             timed_out: bool, over_output: bool, zygote_died: bool, cpu_time: float,
+             limits: Limits, stderr: str = "", setup_failed: bool = False) -> str:
+    """Map what happened to a status; the order of the checks is the precedence.
+
+    >>> classify(exit_code=0, signal=None, exception=None, timed_out=False, over_output=False,
+    ...          zygote_died=False, cpu_time=0.1, limits=Limits())
+    'ok'
+    """
+    import signal as sg
+
+    if over_output:
+        return "output_limit"
+    if timed_out:
+        return "timeout"
+    if setup_failed:
+        return "crashed"
+    if zygote_died:
+        return "killed"
+    if signal == sg.SIGXCPU or (signal == sg.SIGKILL and cpu_time >= limits.cpu_seconds - 0.05):
+        return "timeout"
+    if exception is not None and exception.type == "MemoryError":
+        return "memory"
+    if signal is not None:
+        if signal in (sg.SIGABRT, sg.SIGSEGV, sg.SIGBUS) and (
+                "bad_alloc" in stderr or "Cannot allocate memory" in stderr
+                or "MemoryError" in stderr):
+            return "memory"
+        return "killed" if signal in (sg.SIGKILL, sg.SIGTERM) else "crashed"
+    if exit_code == 0:
+        return "ok"
+    return "error"
+
+
+class Sandbox:
+    """Runs programs isolated; see docs/sandbox.md for what isolation holds where.
+
+    ``workers``: parallel slots (default: cores). ``executor``: any
+    :class:`concurrent.futures.Executor` to spread jobs over (e.g. a dask client's executor);
+    each of its worker processes then runs jobs with its own local Sandbox. ``python``: the
+    interpreter (default: this one). ``preload``: modules the worker imports once before forking.
+    ``user``: ``"auto"`` (as root: a dedicated unprivileged uid per slot; otherwise: yourself),
+    ``None`` (no change of user), or a uid / user name. ``network=False`` cuts the network where
+    the platform allows. ``fresh=True`` starts a fresh interpreter per job instead of forking.
+    Other keywords override :class:`Limits` fields.
+    """
+
+    def __init__(self, workers: int | None = None, executor: Executor | None = None,
+                 python: str | None = None, preload: Iterable[str] | None = DEFAULT_PRELOAD,
+                 user: str | int | None = "auto", network: bool = False, fresh: bool = False,
+                 **limit_overrides: Any):
+        self.limits = replace(Limits(), **limit_overrides)
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.executor = executor
+        self.python = python or sys.executable
+        self.preload = tuple(preload or ())
+        self.user = user
+        self.network = network
+        self.fresh = fresh
+        self._config = {"python": python, "preload": self.preload, "user": user,
+                        "network": network, "fresh": fresh, "workers": workers,
+                        **limit_overrides}
+        self._base = tempfile.mkdtemp(prefix="qce-sandbox-")
+        os.chmod(self._base, 0o711)
+        self._home = os.path.join(self._base, "home")
+        os.mkdir(self._home, 0o700)
+        self._readable_cache: dict[str, bool] = {}
+        self._lock = threading.Lock()
+        self._slots: queue.Queue[_Slot] = queue.Queue()
+        self._all_slots: list[_Slot] = []
+        self._closed = False
+
+    # ------------------------------------------------------------------ public API
+
+    def run(self, source: str, stdin: str | bytes | None = None, **job_fields: Any) -> RunResult:
+        """Run one program and return its result."""
+        return self.run_job(Job(source, stdin=stdin, **job_fields))
+
+    def run_job(self, job: Job) -> RunResult:
+        slot = self._acquire()
+        try:
+            return slot.run(job)
+        except Exception as e:  # the sandbox's own failure still yields a result
+            return RunResult(id=job.id, status="crashed",
+                             stderr=f"[sandbox] {type(e).__name__}: {e}")
+        finally:
+            self._slots.put(slot)
+
+    def run_jobs(self, jobs: Iterable[Job]) -> list[RunResult]:
+        """Run in parallel; results in job order."""
+        jobs = list(jobs)
+        out: list[RunResult | None] = [None] * len(jobs)
+        for i, r in self._map_indexed(jobs):
+            out[i] = r
+        return [r for r in out if r is not None]
+
+    def map(self, jobs: Iterable[Job]) -> Iterator[RunResult]:
+        """Run in parallel; yield results as they finish (``r.id`` names the job)."""
+        for _, r in self._map_indexed(list(jobs)):
+            yield r
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        for slot in self._all_slots:
+            slot.close()
+        shutil.rmtree(self._base, ignore_errors=True)
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    @property
+    def isolation(self) -> dict[str, Any]:
+        """What holds on this machine (user, network, read capability), for reports."""
+        slot = self._all_slots[0] if self._all_slots else None
+        info: dict[str, Any] = {"root": os.geteuid() == 0, "fresh_interpreter": self.fresh}
+        if slot is not None:
+            info["uid"] = slot.uid
+            info["keep_read_capability"] = (slot.uid is not None
+                                            and not self._readable(self.python, slot.uid))
+            for z in slot.zygotes.values():
+                info["network"] = z.info.get("net")
+                info["preloaded"] = z.info.get("preloaded")
+                info["preload_failed"] = z.info.get("failed")
+        return info
+
+    # ------------------------------------------------------------------ internals
+
+    def _map_indexed(self, jobs: list[Job]) -> Iterator[tuple[int, RunResult]]:
+        jobs = [j if j.id else j.with_id(str(i)) for i, j in enumerate(jobs)]
+        if self.executor is not None:
+            futures = {self.executor.submit(_remote_run, self._config, j): i
+                       for i, j in enumerate(jobs)}
+        else:
+            pool = ThreadPoolExecutor(max_workers=min(self.workers, max(1, len(jobs))))
+            futures = {pool.submit(self.run_job, j): i for i, j in enumerate(jobs)}
+        try:
+            for f in as_completed(futures):
+                i = futures[f]
+                try:
+                    yield i, f.result()
+                except Exception as e:
+                    yield i, RunResult(id=jobs[i].id, status="crashed",
+                                       stderr=f"[sandbox] executor: {type(e).__name__}: {e}")
+        finally:
+            for f in futures:
+                f.cancel()
+            if self.executor is None:
+                pool.shutdown(wait=True)
+
+    def _acquire(self) -> _Slot:
+        if self._closed:
+            raise RuntimeError("Sandbox is closed")
+        try:
+            return self._slots.get_nowait()
+        except queue.Empty:
+            pass
+        with self._lock:
+            if len(self._all_slots) < self.workers:
+                slot = _Slot(self, self._lease())
+                self._all_slots.append(slot)
+                return slot
+        return self._slots.get()
+
+    def _lease(self) -> UidLease | None:
+        if self.user is None:
+            return None
+        if self.user == "auto":
+            return lease_uid() if os.geteuid() == 0 else None
+        if os.geteuid() != 0:
+            raise PermissionError("Sandbox(user=...) needs root; use user='auto' or None")
+        return UidLease.fixed(self.user)
+
+    def _readable(self, python: str, uid: int) -> bool:
+        """Can ``uid`` read ``python``'s installation? Probed once per interpreter."""
+        with self._lock:
+            if python in self._readable_cache:
+                return self._readable_cache[python]
+        out = subprocess.run([python, "-I", WORKER, "probe", str(uid), str(uid)],
+                             capture_output=True, text=True, timeout=120, cwd=self._home)
+        try:
+            ok = bool(json.loads(out.stdout)["readable"])
+        except (ValueError, KeyError):
+            ok = False
+        with self._lock:
+            self._readable_cache[python] = ok
+        return ok
+
+
+_PROCESS_SANDBOXES: dict[str, Sandbox] = {}
+_PROCESS_LOCK = threading.Lock()
+
+
+def _remote_run(config: dict[str, Any], job: Job) -> RunResult:
+    """Executor entry point: run ``job`` with this process's own Sandbox for ``config``."""
+    key = json.dumps(config, sort_keys=True, default=str)
+    with _PROCESS_LOCK:
+        sb = _PROCESS_SANDBOXES.get(key)
+        if sb is None:
+            sb = _PROCESS_SANDBOXES[key] = Sandbox(**config)
+    return sb.run_job(job)

@@ -1,0 +1,131 @@
+"""The typed boundary of the sandbox: :class:`Limits`, :class:`Job`, :class:`RunResult`.
+
+>>> Limits(wall_time=2).cpu_seconds
+2.0
+>>> r = RunResult(id="a", status="ok", exit_code=0)
+>>> RunResult.from_dict(r.to_dict()) == r
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
+
+STATUSES = ("ok", "error", "timeout", "memory", "output_limit", "killed", "crashed")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-run limits. ``cpu_time=None`` means the same as ``wall_time``.
+
+    ``memory_mb`` bounds the address space (RLIMIT_AS) of the run's process, including what it
+    inherits from the pre-imported worker; ``processes`` bounds the processes and threads of the
+    sandbox user (RLIMIT_NPROC, enforced only for a non-root uid); ``output_bytes`` caps stdout and
+    stderr each; ``file_size_mb`` caps any single file the program writes (RLIMIT_FSIZE).
+    """
+
+    wall_time: float = 10.0
+    cpu_time: float | None = None
+    memory_mb: int = 4096
+    output_bytes: int = 1_000_000
+    processes: int = 64
+    file_size_mb: int = 64
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.name == "cpu_time":
+                continue
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"Limits.{f.name} must be a positive number, got {value!r}")
+
+    @property
+    def cpu_seconds(self) -> float:
+        return float(self.wall_time if self.cpu_time is None else self.cpu_time)
+
+    def to_worker(self) -> dict[str, int]:
+        """The rlimits the worker applies (integers, bytes and whole seconds)."""
+        return {
+            "cpu": max(1, math.ceil(self.cpu_seconds)),
+            "as": int(self.memory_mb) * 1024 * 1024,
+            "nproc": int(self.processes),
+            "fsize": int(self.file_size_mb) * 1024 * 1024,
+        }
+
+
+@dataclass(frozen=True)
+class Job:
+    """One program to run. ``files`` are written into the fresh working dir before the run;
+    ``collect`` names files read back from it afterwards (missing ones are left out)."""
+
+    source: str
+    id: str = ""
+    stdin: str | bytes | None = None
+    files: dict[str, str | bytes] = field(default_factory=dict)
+    collect: tuple[str, ...] = ()
+    python: str | None = None
+    preload: tuple[str, ...] | None = None
+    limits: Limits | None = None
+    argv: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.source, str):
+            raise TypeError(f"Job {self.id!r}: source must be str, got {type(self.source).__name__}")
+        for name in [*self.files, *self.collect]:
+            parts = name.replace("\\", "/").split("/")
+            if not name or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
+                raise ValueError(f"Job {self.id!r}: file name {name!r} must be a relative path "
+                                 "inside the working dir")
+
+    def with_id(self, id: str) -> Job:
+        return replace(self, id=id)
+
+
+@dataclass(frozen=True)
+class ExceptionInfo:
+    """The uncaught exception of a run: qualified type name, ``str(exc)`` and the traceback."""
+
+    type: str
+    message: str
+    traceback: str
+
+
+@dataclass
+class RunResult:
+    """What a run did. ``status`` is one of :data:`STATUSES`."""
+
+    id: str
+    status: str
+    exit_code: int | None = None
+    signal: int | None = None
+    stdout: str = ""
+    stderr: str = ""
+    truncated: bool = False
+    exception: ExceptionInfo | None = None
+    wall_time: float = 0.0
+    cpu_time: float = 0.0
+    peak_memory_mb: float = 0.0
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: collected files are base64 strings."""
+        d = asdict(self)
+        d["files"] = {k: base64.b64encode(v).decode("ascii") for k, v in self.files.items()}
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RunResult:
+        d = dict(d)
+        exc = d.get("exception")
+        d["exception"] = ExceptionInfo(**exc) if exc else None
+        d["files"] = {k: base64.b64decode(v) for k, v in (d.get("files") or {}).items()}
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})

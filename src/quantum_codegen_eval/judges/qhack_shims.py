@@ -1,0 +1,208 @@
+"""Harness-only compatibility shims for judging QHack on today's PennyLane (``env="current"``).
+
+The uneditable code of several challenges uses API that later PennyLane releases removed (the
+list is in the upstream SOURCES.md). In ``current`` mode the judge rewrites the *harness* source
+(never the solution's) with :func:`rewrite_harness`, and runs :data:`SHIM_PRELUDE` first, which
+only defines ``_qce_*`` helpers (and records each QNode call's arguments so that a harness can
+still read ``qnode.tape``). The rewrites:
+
+==========================================  =================================================
+harness code (old API)                      becomes
+==========================================  =================================================
+``qml.QubitStateVector``                    ``qml.StatePrep``
+``from pennylane import hf``                ``hf = _qce_hf`` (``qml.qchem``; ``generate_hamiltonian``
+                                            is ``qml.qchem.diff_hamiltonian``)
+``gate.__module__``                         ``_qce_op_module(gate)`` (the 0.2x module names
+                                            ``non_parametric_ops``/``parametric_ops``)
+``qnode.tape`` / ``qnode.qtape``            ``_qce_tape(qnode)``: ``qml.workflow.construct_tape``
+                                            with the arguments of the last call
+``qml.broadcast(...)``                      ``_qce_broadcast(...)`` (the old template)
+``dev.num_wires``                           ``_qce_num_wires(dev)`` (``len(dev.wires)``)
+``op.inv()``                                ``_qce_inv(op)`` (``qml.adjoint``, dequeuing ``op``)
+``x.numpy()``                               ``_qce_numpy(x)`` (``numpy.asarray``)
+``np.sum(<generator>)``                     ``np.sum(list(<generator>))``
+``dev.operations.add(name)``                ``_qce_add_operation(dev, name)`` (ignored if absent)
+==========================================  =================================================
+
+>>> rewrite_harness("state = qml.QubitStateVector(v, wires=0)\\n")
+'state = qml.StatePrep(v, wires=0)\\n'
+"""
+
+from __future__ import annotations
+
+import ast
+
+SHIM_PRELUDE = r'''
+import numpy as _qce_np
+import pennylane as _qce_qml
+
+if not hasattr(_qce_qml.QNode, "tape") and not getattr(_qce_qml.QNode, "_qce_recording", False):
+    _qce_orig_call = _qce_qml.QNode.__call__
+
+    def _qce_recording_call(self, *args, **kwargs):
+        try:
+            object.__setattr__(self, "_qce_last_call", (args, kwargs))
+        except Exception:
+            pass
+        return _qce_orig_call(self, *args, **kwargs)
+
+    _qce_qml.QNode.__call__ = _qce_recording_call
+    _qce_qml.QNode._qce_recording = True
+
+
+def _qce_tape(obj):
+    if not isinstance(obj, _qce_qml.QNode):
+        return obj.tape
+    args, kwargs = getattr(obj, "_qce_last_call", ((), {}))
+    return _qce_qml.workflow.construct_tape(obj)(*args, **kwargs)
+
+
+def _qce_num_wires(obj):
+    n = getattr(obj, "num_wires", None)
+    return n if n is not None else len(obj.wires)
+
+
+def _qce_numpy(x):
+    return x.numpy() if hasattr(x, "numpy") else _qce_np.asarray(x)
+
+
+def _qce_inv(op):
+    if not isinstance(op, _qce_qml.operation.Operator):
+        return op.inv()
+    _qce_qml.QueuingManager.remove(op)
+    return _qce_qml.adjoint(op)
+
+
+def _qce_op_module(obj):
+    mod = obj.__module__
+    if isinstance(obj, type) and issubclass(obj, _qce_qml.operation.Operator) and \
+            mod.startswith("pennylane.ops."):
+        # 0.2x kept parameter-free gates in ...non_parametric_ops; harnesses test for that name
+        return ("pennylane.ops.qubit.non_parametric_ops" if obj.num_params == 0
+                else "pennylane.ops.qubit.parametric_ops")
+    return mod
+
+
+class _QceHf:
+    """The removed ``pennylane.hf`` module, mapped onto ``qml.qchem``."""
+
+    generate_hamiltonian = staticmethod(lambda mol, *a, **k:
+                                        _qce_qml.qchem.diff_hamiltonian(mol, *a, **k))
+
+    def __getattr__(self, name):
+        return getattr(_qce_qml.qchem, name)
+
+
+_qce_hf = _QceHf()
+
+
+def _qce_add_operation(dev, name):
+    ops = getattr(dev, "operations", None)
+    if ops is not None and hasattr(ops, "add"):
+        ops.add(name)
+
+
+def _qce_broadcast(unitary, wires, pattern, parameters=None, kwargs=None):
+    kwargs = kwargs or {}
+    wires = _qce_qml.wires.Wires(wires)
+    n = len(wires)
+    if pattern == "single":
+        groups = [[w] for w in wires]
+    elif pattern == "double":
+        groups = [[wires[i], wires[i + 1]] for i in range(0, n - 1, 2)]
+    elif pattern == "double_odd":
+        groups = [[wires[i], wires[i + 1]] for i in range(1, n - 1, 2)]
+    elif pattern == "chain":
+        groups = [[wires[i], wires[i + 1]] for i in range(n - 1)]
+    elif pattern == "ring":
+        groups = ([[wires[i], wires[(i + 1) % n]] for i in range(n)] if n > 2
+                  else [[wires[0], wires[1]]] if n == 2 else [])
+    elif pattern == "pyramid":
+        groups = [[wires[i], wires[i + 1]] for layer in range(n // 2)
+                  for i in range(layer, n - 1 - layer, 2)]
+    elif pattern == "all_to_all":
+        groups = [[wires[i], wires[j]] for i in range(n) for j in range(i + 1, n)]
+    else:
+        groups = [list(g) if isinstance(g, (list, tuple)) else [g] for g in pattern]
+    for k, g in enumerate(groups):
+        if parameters is None:
+            unitary(wires=g, **kwargs)
+        else:
+            p = parameters[k]
+            p = list(p) if isinstance(p, (list, tuple)) or getattr(p, "ndim", 0) else [p]
+            unitary(*p, wires=g, **kwargs)
+'''
+
+
+class _Rewriter(ast.NodeTransformer):
+    def __init__(self) -> None:
+        self.changed = False
+
+    def _call(self, name: str, *args: ast.expr) -> ast.Call:
+        self.changed = True
+        return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=list(args), keywords=[])
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST | list[ast.stmt]:
+        if node.module != "pennylane" or not any(a.name == "hf" for a in node.names):
+            return node
+        self.changed = True
+        out: list[ast.stmt] = []
+        rest = [a for a in node.names if a.name != "hf"]
+        if rest:
+            out.append(ast.ImportFrom(module=node.module, names=rest, level=node.level))
+        for a in node.names:
+            if a.name == "hf":
+                out.append(ast.Assign(targets=[ast.Name(id=a.asname or "hf", ctx=ast.Store())],
+                                      value=ast.Name(id="_qce_hf", ctx=ast.Load()), lineno=0))
+        return out
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load):
+            return node
+        if node.attr == "QubitStateVector":
+            self.changed = True
+            return ast.Attribute(value=node.value, attr="StatePrep", ctx=ast.Load())
+        if node.attr in ("tape", "qtape"):
+            return self._call("_qce_tape", node.value)
+        if node.attr == "__module__":
+            return self._call("_qce_op_module", node.value)
+        if node.attr == "num_wires":
+            return self._call("_qce_num_wires", node.value)
+        if node.attr == "broadcast" and isinstance(node.value, ast.Name):
+            self.changed = True
+            return ast.Name(id="_qce_broadcast", ctx=ast.Load())
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        f = node.func
+        if isinstance(f, ast.Attribute) and not node.args and not node.keywords:
+            if f.attr == "inv":
+                return self._call("_qce_inv", self.visit(f.value))
+            if f.attr == "numpy":
+                return self._call("_qce_numpy", self.visit(f.value))
+        if (isinstance(f, ast.Attribute) and f.attr == "add" and isinstance(f.value, ast.Attribute)
+                and f.value.attr == "operations" and len(node.args) == 1):
+            return self._call("_qce_add_operation", self.visit(f.value.value),
+                              self.visit(node.args[0]))
+        if (isinstance(f, ast.Attribute) and f.attr == "sum" and node.args
+                and isinstance(node.args[0], ast.GeneratorExp)):
+            self.changed = True
+            node.args[0] = ast.Call(func=ast.Name(id="list", ctx=ast.Load()),
+                                    args=[node.args[0]], keywords=[])
+        self.generic_visit(node)
+        return node
+
+
+def rewrite_harness(source: str) -> str:
+    """Apply the rewrites above to harness source (unchanged text when nothing applies or when
+    the source does not parse)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    rw = _Rewriter()
+    tree = rw.visit(tree)
+    if not rw.changed:
+        return source
+    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"

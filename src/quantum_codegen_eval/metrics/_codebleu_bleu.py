@@ -1,0 +1,131 @@
+"""BLEU and the weighted-recall "BLEU" of CodeBLEU on precomputed n-gram counters.
+
+Same arithmetic as ``codebleu/bleu.py`` and ``codebleu/weighted_ngram_match.py`` (0.7.0), but each
+string's n-gram counters are built once and the per-pair statistics are plain sums, so corpus
+and per-sample scores come from the same numbers.
+
+>>> a = NgramProfile.build("x = f ( y )".split(), {})
+>>> stats = bleu_stats(a, [a])
+>>> bleu_from_stats(stats)
+1.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+ORDERS = (1, 2, 3, 4)
+_EPSILON = 0.1  # SmoothingFunction().method1
+
+
+@dataclass
+class NgramProfile:
+    """n-gram counters (n = 1..4) of one token list, plus its weighted unigram total."""
+
+    length: int
+    counts: tuple[Counter, ...]
+    weighted_total: float = 0.0
+    weights: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, tokens: list[str], weights: dict[str, float]) -> NgramProfile:
+        counts = tuple(
+            Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) if len(tokens) >= n else Counter()
+            for n in ORDERS
+        )
+        total = 0.0
+        for (tok,), c in counts[0].items():
+            total += c * weights.get(tok, 1)
+        return cls(len(tokens), counts, total, weights)
+
+
+@dataclass
+class Stats:
+    """Summable BLEU statistics: per-order numerators/denominators and lengths."""
+
+    num: list[float]
+    den: list[float]
+    hyp_len: int
+    ref_len: int
+
+    def __iadd__(self, other: Stats) -> Stats:
+        self.num = [a + b for a, b in zip(self.num, other.num, strict=True)]
+        self.den = [a + b for a, b in zip(self.den, other.den, strict=True)]
+        self.hyp_len += other.hyp_len
+        self.ref_len += other.ref_len
+        return self
+
+    @classmethod
+    def zero(cls) -> Stats:
+        return cls([0] * 4, [0] * 4, 0, 0)
+
+
+def _closest(ref_lens: list[int], hyp_len: int) -> int:
+    return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+
+
+def bleu_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
+    """Modified (clipped) precision statistics, as ``bleu.corpus_bleu`` accumulates them."""
+    num, den = [], []
+    for n in range(4):
+        counts = hyp.counts[n]
+        clipped = 0
+        if len(refs) == 1:
+            get = refs[0].counts[n].get
+            for gram, c in counts.items():
+                best = get(gram, 0)
+                clipped += c if c < best else best
+        else:
+            ref_counts = [r.counts[n] for r in refs]
+            for gram, c in counts.items():
+                best = max(rc.get(gram, 0) for rc in ref_counts)
+                clipped += c if c < best else best
+        num.append(clipped)
+        den.append(max(1, hyp.length - n if hyp.length > n else 0))
+    return Stats(num, den, hyp.length, _closest([r.length for r in refs], hyp.length))
+
+
+def weighted_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
+    """``weighted_ngram_match.modified_recall`` statistics, summed over references.
+
+    The reference length is 2 per pair: ``closest_ref_length`` there measures
+    ``[tokens, weights]`` pairs, not token lists (a quirk kept on purpose).
+    """
+    num, den = [0.0] * 4, [0.0] * 4
+    hyp1 = hyp.counts[0]
+    for ref in refs:
+        w = ref.weights
+        s = 0.0
+        for gram, c in ref.counts[0].items():
+            h = hyp1.get(gram, 0)
+            s += (c if c < h else h) * w.get(gram[0], 1)
+        num[0] += s
+        den[0] += max(1, ref.weighted_total)
+        for n in range(1, 4):
+            hc = hyp.counts[n]
+            clipped = 0
+            for gram, c in ref.counts[n].items():
+                h = hc.get(gram, 0)
+                clipped += c if c < h else h
+            num[n] += clipped
+            den[n] += max(1, ref.length - n if ref.length > n else 0)
+    return Stats(num, den, hyp.length, 2)
+
+
+def bleu_from_stats(stats: Stats) -> float:
+    """BLEU-4 with uniform weights, smoothing method1 (epsilon 0.1) and the brevity penalty."""
+    if stats.num[0] == 0:
+        return 0
+    hyp, ref = stats.hyp_len, stats.ref_len
+    if hyp > ref:
+        bp = 1
+    elif hyp == 0:
+        bp = 0
+    else:
+        bp = math.exp(1 - ref / hyp)
+    logs = (
+        0.25 * math.log((p if p != 0 else p + _EPSILON) / d) for p, d in zip(stats.num, stats.den, strict=True)
+    )
+    return bp * math.exp(math.fsum(logs))

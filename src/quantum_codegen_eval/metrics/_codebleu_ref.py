@@ -1,0 +1,329 @@
+"""Python-specific pieces of CodeXGLUE CodeBLEU, kept line-for-line with ``codebleu==0.7.0``.
+
+Ported from https://github.com/k4black/codebleu (``codebleu/parser/utils.py``,
+``codebleu/parser/DFG.py``, ``codebleu/dataflow_match.py``, ``codebleu/keywords/python.txt``).
+Copyright (c) Microsoft Corporation; Copyright (c) 2023 Konstantin Chernyshev. MIT licence.
+
+These functions are deliberately NOT tidied: their exact behaviour (including ``list(set(...))``
+orderings, byte-vs-character column mixing and swallowed exceptions) is what the
+``variant="standard"`` parity guarantee rests on. Speed comes from calling them once per
+distinct string (see ``codebleu.py``), not from changing them.
+
+>>> remove_comments_and_docstrings('def f():\\n    "doc"\\n    return 1  # one\\n')
+'def f():\\n    return 1  '
+"""
+
+from __future__ import annotations
+
+import tokenize
+from io import StringIO
+
+# codebleu/keywords/python.txt
+PYTHON_KEYWORDS = (
+    "False None True and as assert async await break class continue def del elif else except "
+    "finally for from global if import in is lambda nonlocal not or pass raise return try while "
+    "with yield match case type"
+).split()
+
+
+def remove_comments_and_docstrings(source: str) -> str:
+    """The reference's Python comment/docstring stripper (raises on untokenizable input)."""
+    io_obj = StringIO(source)
+    out = ""
+    prev_toktype = tokenize.INDENT
+    last_lineno = -1
+    last_col = 0
+    for tok in tokenize.generate_tokens(io_obj.readline):
+        token_type = tok[0]
+        token_string = tok[1]
+        start_line, start_col = tok[2]
+        end_line, end_col = tok[3]
+        if start_line > last_lineno:
+            last_col = 0
+        if start_col > last_col:
+            out += " " * (start_col - last_col)
+        if token_type == tokenize.COMMENT:
+            pass
+        elif token_type == tokenize.STRING:
+            if prev_toktype != tokenize.INDENT:
+                if prev_toktype != tokenize.NEWLINE:
+                    if start_col > 0:
+                        out += token_string
+        else:
+            out += token_string
+        prev_toktype = token_type
+        last_col = end_col
+        last_lineno = end_line
+    temp = []
+    for x in out.split("\n"):
+        if x.strip() != "":
+            temp.append(x)
+    return "\n".join(temp)
+
+
+def strip_or_keep(source: str) -> str:
+    """``remove_comments_and_docstrings`` with the reference's ``except Exception: pass``."""
+    try:
+        return remove_comments_and_docstrings(source)
+    except Exception:
+        return source
+
+
+_STRINGISH = ("string_literal", "string", "character_literal")
+
+
+def tree_to_token_index(root_node):
+    if (
+        len(root_node.children) == 0 or root_node.type in _STRINGISH
+    ) and root_node.type != "comment":
+        return [(root_node.start_point, root_node.end_point)]
+    code_tokens = []
+    for child in root_node.children:
+        code_tokens += tree_to_token_index(child)
+    return code_tokens
+
+
+def tree_to_variable_index(root_node, index_to_code):
+    if (
+        len(root_node.children) == 0 or root_node.type in _STRINGISH
+    ) and root_node.type != "comment":
+        index = (root_node.start_point, root_node.end_point)
+        _, code = index_to_code[index]
+        if root_node.type != code:
+            return [(root_node.start_point, root_node.end_point)]
+        return []
+    code_tokens = []
+    for child in root_node.children:
+        code_tokens += tree_to_variable_index(child, index_to_code)
+    return code_tokens
+
+
+def index_to_code_token(index, code):
+    # tree-sitter columns are byte offsets; the reference slices str lines with them.
+    start_point = index[0]
+    end_point = index[1]
+    if start_point[0] == end_point[0]:
+        s = code[start_point[0]][start_point[1] : end_point[1]]
+    else:
+        s = ""
+        s += code[start_point[0]][start_point[1] :]
+        for i in range(start_point[0] + 1, end_point[0]):
+            s += code[i]
+        s += code[end_point[0]][: end_point[1]]
+    return s
+
+
+def _merge_loop_dfg(DFG):
+    dic = {}
+    for x in DFG:
+        if (x[0], x[1], x[2]) not in dic:
+            dic[(x[0], x[1], x[2])] = [x[3], x[4]]
+        else:
+            dic[(x[0], x[1], x[2])][0] = list(set(dic[(x[0], x[1], x[2])][0] + x[3]))
+            dic[(x[0], x[1], x[2])][1] = sorted(list(set(dic[(x[0], x[1], x[2])][1] + x[4])))
+    return [(x[0], x[1], x[2], y[0], y[1]) for x, y in sorted(dic.items(), key=lambda t: t[0][1])]
+
+
+def _assign_pairs(left_nodes, right_nodes, index_to_code, states, DFG):
+    for left_node, right_node in zip(left_nodes, right_nodes, strict=False):
+        left_tokens_index = tree_to_variable_index(left_node, index_to_code)
+        right_tokens_index = tree_to_variable_index(right_node, index_to_code)
+        temp = []
+        for token1_index in left_tokens_index:
+            idx1, code1 = index_to_code[token1_index]
+            temp.append(
+                (
+                    code1,
+                    idx1,
+                    "computedFrom",
+                    [index_to_code[x][1] for x in right_tokens_index],
+                    [index_to_code[x][0] for x in right_tokens_index],
+                )
+            )
+            states[code1] = [idx1]
+        DFG += temp
+
+
+def _split_sides(root_node):
+    left_nodes = [x for x in root_node.child_by_field_name("left").children if x.type != ","]
+    right_nodes = [x for x in root_node.child_by_field_name("right").children if x.type != ","]
+    if len(right_nodes) != len(left_nodes):
+        left_nodes = [root_node.child_by_field_name("left")]
+        right_nodes = [root_node.child_by_field_name("right")]
+    if len(left_nodes) == 0:
+        left_nodes = [root_node.child_by_field_name("left")]
+    if len(right_nodes) == 0:
+        right_nodes = [root_node.child_by_field_name("right")]
+    return left_nodes, right_nodes
+
+
+def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
+    states = states.copy()
+    rtype = root_node.type
+    if (len(root_node.children) == 0 or rtype in _STRINGISH) and rtype != "comment":
+        idx, code = index_to_code[(root_node.start_point, root_node.end_point)]
+        if rtype == code:
+            return [], states
+        elif code in states:
+            return [(code, idx, "comesFrom", [code], states[code].copy())], states
+        else:
+            if rtype == "identifier":
+                states[code] = [idx]
+            return [(code, idx, "comesFrom", [], [])], states
+    elif rtype == "default_parameter":
+        name = root_node.child_by_field_name("name")
+        value = root_node.child_by_field_name("value")
+        DFG = []
+        if value is None:
+            indexs = tree_to_variable_index(name, index_to_code)
+            for index in indexs:
+                idx, code = index_to_code[index]
+                DFG.append((code, idx, "comesFrom", [], []))
+                states[code] = [idx]
+            return sorted(DFG, key=lambda x: x[1]), states
+        name_indexs = tree_to_variable_index(name, index_to_code)
+        value_indexs = tree_to_variable_index(value, index_to_code)
+        temp, states = DFG_python(value, index_to_code, states)
+        DFG += temp
+        for index1 in name_indexs:
+            idx1, code1 = index_to_code[index1]
+            for index2 in value_indexs:
+                idx2, code2 = index_to_code[index2]
+                DFG.append((code1, idx1, "comesFrom", [code2], [idx2]))
+            states[code1] = [idx1]
+        return sorted(DFG, key=lambda x: x[1]), states
+    elif rtype in ("assignment", "augmented_assignment", "for_in_clause"):
+        if rtype == "for_in_clause":
+            right_nodes = [root_node.children[-1]]
+            left_nodes = [root_node.child_by_field_name("left")]
+        else:
+            if root_node.child_by_field_name("right") is None:
+                return [], states
+            left_nodes, right_nodes = _split_sides(root_node)
+        DFG = []
+        for node in right_nodes:
+            temp, states = DFG_python(node, index_to_code, states)
+            DFG += temp
+        _assign_pairs(left_nodes, right_nodes, index_to_code, states, DFG)
+        return sorted(DFG, key=lambda x: x[1]), states
+    elif rtype == "if_statement":
+        DFG = []
+        current_states = states.copy()
+        others_states = []
+        tag = False
+        for child in root_node.children:
+            if "else" in child.type:
+                tag = True
+            if child.type not in ["elif_clause", "else_clause"]:
+                temp, current_states = DFG_python(child, index_to_code, current_states)
+                DFG += temp
+            else:
+                temp, new_states = DFG_python(child, index_to_code, states)
+                DFG += temp
+                others_states.append(new_states)
+        others_states.append(current_states)
+        if tag is False:
+            others_states.append(states)
+        new_states = {}
+        for dic in others_states:
+            for key in dic:
+                if key not in new_states:
+                    new_states[key] = dic[key].copy()
+                else:
+                    new_states[key] += dic[key]
+        for key in new_states:
+            new_states[key] = sorted(list(set(new_states[key])))
+        return sorted(DFG, key=lambda x: x[1]), new_states
+    elif rtype == "for_statement":
+        DFG = []
+        for _ in range(2):
+            left_nodes, right_nodes = _split_sides(root_node)
+            for node in right_nodes:
+                temp, states = DFG_python(node, index_to_code, states)
+                DFG += temp
+            _assign_pairs(left_nodes, right_nodes, index_to_code, states, DFG)
+            if root_node.children[-1].type == "block":
+                temp, states = DFG_python(root_node.children[-1], index_to_code, states)
+                DFG += temp
+        DFG = _merge_loop_dfg(DFG)
+        return sorted(DFG, key=lambda x: x[1]), states
+    elif rtype == "while_statement":
+        DFG = []
+        for _ in range(2):
+            for child in root_node.children:
+                temp, states = DFG_python(child, index_to_code, states)
+                DFG += temp
+        DFG = _merge_loop_dfg(DFG)
+        return sorted(DFG, key=lambda x: x[1]), states
+    else:
+        DFG = []
+        children = root_node.children
+        for child in children:
+            if child.type == "for_in_clause":
+                temp, states = DFG_python(child, index_to_code, states)
+                DFG += temp
+        for child in children:
+            if child.type != "for_in_clause":
+                temp, states = DFG_python(child, index_to_code, states)
+                DFG += temp
+        return sorted(DFG, key=lambda x: x[1]), states
+
+
+def get_data_flow(code: str, root_node) -> list:
+    """The reference ``get_data_flow`` on an already parsed tree of ``code``."""
+    try:
+        tokens_index = tree_to_token_index(root_node)
+        lines = code.split("\n")
+        code_tokens = [index_to_code_token(x, lines) for x in tokens_index]
+        index_to_code = {}
+        for idx, (index, tok) in enumerate(zip(tokens_index, code_tokens, strict=True)):
+            index_to_code[index] = (idx, tok)
+        try:
+            DFG, _ = DFG_python(root_node, index_to_code, {})
+        except Exception:
+            DFG = []
+        DFG = sorted(DFG, key=lambda x: x[1])
+        indexs = set()
+        for d in DFG:
+            if len(d[-1]) != 0:
+                indexs.add(d[1])
+            for x in d[-1]:
+                indexs.add(x)
+        dfg = [d for d in DFG if d[1] in indexs]
+    except Exception:
+        dfg = []
+    dic = {}
+    for d in dfg:
+        if d[1] not in dic:
+            dic[d[1]] = d
+        else:
+            dic[d[1]] = (
+                d[0],
+                d[1],
+                d[2],
+                list(set(dic[d[1]][3] + d[3])),
+                list(set(dic[d[1]][4] + d[4])),
+            )
+    return list(dic.values())
+
+
+def normalize_dataflow(dataflow: list) -> list:
+    var_dict = {}
+    i = 0
+    normalized_dataflow = []
+    for item in dataflow:
+        var_name = item[0]
+        relationship = item[2]
+        par_vars_name_list = item[3]
+        for name in par_vars_name_list:
+            if name not in var_dict:
+                var_dict[name] = "var_" + str(i)
+                i += 1
+        if var_name not in var_dict:
+            var_dict[var_name] = "var_" + str(i)
+            i += 1
+        normalized_dataflow.append(
+            (var_dict[var_name], relationship, [var_dict[x] for x in par_vars_name_list])
+        )
+    return normalized_dataflow
+

@@ -1,0 +1,180 @@
+"""pass@k: the unbiased estimator of Chen et al. (2021), bootstrap intervals, partial credit.
+
+For one problem with ``n`` samples of which ``c`` pass,
+``pass@k = 1 - C(n-c, k) / C(n, k) = 1 - prod_{i=n-c+1}^{n} (1 - k / i)``;
+the product form avoids huge binomials. Over problems the score is the mean.
+
+>>> pass_at_k(10, 3, 1)
+0.3
+>>> round(pass_at_k([10, 10], [0, 5], 5), 6)
+0.498016
+>>> pass_at_k([10, 10], [0, 5], 5, per_problem=True).per_problem
+(0.0, 0.996031746031746)
+>>> pass_at_k(3, 1, 5)
+Traceback (most recent call last):
+...
+ValueError: pass@5: problem 0 has n=3 samples, fewer than k=5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .signature import make_signature
+
+__all__ = ["PassAtK", "PassAtKCI", "pass_at_k", "pass_at_k_ci", "pass_at_k_per_problem",
+           "partial_credit"]
+
+
+@dataclass(frozen=True)
+class PassAtK:
+    """Per-problem pass@k values (only when asked for) with their mean and a signature."""
+
+    k: int
+    value: float
+    per_problem: tuple[float, ...] = field(default=())
+    signature: str = ""
+
+    def __float__(self) -> float:
+        return self.value
+
+
+@dataclass(frozen=True)
+class PassAtKCI:
+    """A bootstrap confidence interval over problems for mean pass@k."""
+
+    k: int
+    value: float
+    low: float
+    high: float
+    level: float
+    n_boot: int
+    seed: int
+    signature: str
+
+
+def _as_int_array(values: int | Sequence[int] | np.ndarray, what: str) -> np.ndarray:
+    arr = np.atleast_1d(np.asarray(values))
+    if arr.ndim != 1:
+        raise ValueError(f"pass@k: {what} must be a scalar or a 1-d sequence, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind == "f":
+        bad = np.flatnonzero(arr != np.floor(arr))
+        if bad.size:
+            raise ValueError(f"pass@k: problem {bad[0]} has non-integer {what}={arr[bad[0]]!r}")
+        arr = arr.astype(np.int64)
+    elif arr.size and arr.dtype.kind not in "iub":
+        raise ValueError(f"pass@k: {what} must be integers, got dtype {arr.dtype}")
+    return arr.astype(np.int64)
+
+
+def _validate(n, c, k) -> tuple[np.ndarray, np.ndarray, int]:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"pass@k: k must be a positive integer, got {k!r}")
+    k = int(k)
+    ns, cs = _as_int_array(n, "n"), _as_int_array(c, "c")
+    if ns.size == 1 and cs.size > 1:
+        ns = np.full_like(cs, ns[0])
+    if ns.shape != cs.shape:
+        raise ValueError(f"pass@k: n has {ns.size} problems but c has {cs.size}")
+    if ns.size == 0:
+        raise ValueError("pass@k: no problems given")
+    for i in range(ns.size):
+        ni, ci = int(ns[i]), int(cs[i])
+        if ni < 0 or ci < 0:
+            raise ValueError(f"pass@{k}: problem {i} has negative counts n={ni}, c={ci}")
+        if ci > ni:
+            raise ValueError(f"pass@{k}: problem {i} has c={ci} correct out of only n={ni} samples")
+        if ni < k:
+            raise ValueError(f"pass@{k}: problem {i} has n={ni} samples, fewer than k={k}")
+    return ns, cs, k
+
+
+def _estimate(n: int, c: int, k: int) -> float:
+    if n - c < k:
+        return 1.0
+    return float(1.0 - np.prod(1.0 - k / np.arange(n - c + 1, n + 1, dtype=np.float64)))
+
+
+def pass_at_k_per_problem(n, c, k: int) -> np.ndarray:
+    """pass@k of each problem, as a float array (validated like :func:`pass_at_k`)."""
+    ns, cs, k = _validate(n, c, k)
+    return np.array([_estimate(int(a), int(b), k) for a, b in zip(ns, cs)], dtype=np.float64)
+
+
+def pass_at_k(n, c, k: int, *, per_problem: bool = False) -> float | PassAtK:
+    """Mean unbiased pass@k over problems.
+
+    ``n`` and ``c`` are the samples drawn and the samples correct, each a scalar or one value
+    per problem (a scalar ``n`` is broadcast). Returns a float, or with ``per_problem=True`` a
+    :class:`PassAtK` carrying the per-problem values and a signature. Raises ``ValueError`` naming
+    the problem index when ``n < k``, ``c > n`` or a count is negative or not an integer.
+    """
+    values = pass_at_k_per_problem(n, c, k)
+    mean = float(values.mean())
+    if not per_problem:
+        return mean
+    return PassAtK(k=int(k), value=mean, per_problem=tuple(float(v) for v in values),
+                   signature=make_signature("pass_at_k", k=int(k), estimator="chen2021"))
+
+
+def pass_at_k_ci(n, c, k: int, *, n_boot: int = 1000, seed: int = 0,
+                 level: float = 0.95) -> PassAtKCI:
+    """Percentile bootstrap interval for mean pass@k, resampling problems with replacement.
+
+    >>> ci = pass_at_k_ci([5, 5, 5, 5], [0, 1, 5, 5], 1, n_boot=200, seed=0)
+    >>> (ci.value, ci.low <= ci.value <= ci.high)
+    (0.55, True)
+    """
+    if not 0 < level < 1:
+        raise ValueError(f"pass_at_k_ci: level must be in (0, 1), got {level}")
+    if n_boot < 1:
+        raise ValueError(f"pass_at_k_ci: n_boot must be positive, got {n_boot}")
+    values = pass_at_k_per_problem(n, c, k)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, values.size, size=(n_boot, values.size))
+    means = values[idx].mean(axis=1)
+    alpha = (1 - level) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha])
+    sig = make_signature("pass_at_k_ci", k=int(k), estimator="chen2021", bootstrap="percentile",
+                         n_boot=n_boot, seed=seed, level=level)
+    return PassAtKCI(k=int(k), value=float(values.mean()), low=float(low), high=float(high),
+                     level=level, n_boot=n_boot, seed=seed, signature=sig)
+
+
+def partial_credit(passed: Sequence[int] | Sequence[Sequence[int]],
+                   total: Sequence[int] | Sequence[Sequence[int]]) -> float:
+    """Mean fraction of tests passed.
+
+    Flat sequences are one entry per sample; nested sequences (one list of samples per problem)
+    are averaged within each problem first, then over problems, so every problem weighs the same.
+
+    >>> partial_credit([3, 0, 2], [4, 4, 2])
+    0.5833333333333334
+    >>> partial_credit([[4, 0], [1]], [[4, 4], [2]])
+    0.5
+    """
+    if len(passed) != len(total):
+        raise ValueError(f"partial_credit: {len(passed)} passed counts but {len(total)} totals")
+    if not len(passed):
+        raise ValueError("partial_credit: nothing to score")
+    nested = [isinstance(p, (list, tuple, np.ndarray)) for p in passed]
+    if any(nested):
+        if not all(nested):
+            raise ValueError("partial_credit: mix of nested and flat entries")
+        return float(np.mean([_fraction(p, t, f"problem {i}")
+                              for i, (p, t) in enumerate(zip(passed, total))]))
+    return _fraction(passed, total, "samples")
+
+
+def _fraction(passed, total, where: str) -> float:
+    if len(passed) != len(total) or not len(passed):
+        raise ValueError(f"partial_credit: {where}: {len(passed)} passed counts, {len(total)} totals")
+    fracs = []
+    for j, (p, t) in enumerate(zip(passed, total)):
+        if t <= 0 or p < 0 or p > t:
+            raise ValueError(f"partial_credit: {where}, sample {j}: passed={p} of total={t}")
+        fracs.append(p / t)
+    return float(np.mean(fracs))

@@ -1,0 +1,20 @@
+"""Fixtures for the sandbox tests: one shared pre-imported pool (starting one costs seconds)."""
+
+from __future__ import annotations
+
+import pytest
+
+from quantum_codegen_eval.execution import Sandbox
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    with Sandbox(workers=2, wall_time=5, memory_mb=2048) as sb:
+        yield sb
+
+
+@pytest.fixture(scope="session")
+def light_sandbox():
+    """No pre-imports: for tests about the mechanics, not the frameworks."""
+    with Sandbox(workers=2, preload=(), wall_time=5, memory_mb=1024) as sb:
+        yield sb

@@ -1,0 +1,168 @@
+"""CodeBLEU behaviour: the reference's quirks, the quantum/Qiskit variants, input checking."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from quantum_codegen_eval.metrics import _codebleu_bleu, _codebleu_quantum, _codebleu_ref
+from quantum_codegen_eval.metrics import codebleu as codebleu_module
+from quantum_codegen_eval.metrics.codebleu import codebleu
+
+PL_REF = """import pennylane as qml
+
+dev = qml.device("default.qubit", wires=2)
+
+@qml.qnode(dev)
+def circuit(theta):
+    qml.Hadamard(wires=0)
+    qml.CNOT(wires=[0, 1])
+    qml.RX(theta, wires=1)
+    return qml.expval(qml.PauliZ(1))
+"""
+
+QISKIT_REF = """from qiskit import QuantumCircuit
+from qiskit.circuit.library import HGate
+from qiskit_aer import AerSimulator
+
+def bell():
+    qc = QuantumCircuit(2)
+    qc.append(HGate(), [0])
+    qc.cx(0, 1)
+    qc.save_statevector()
+    qc.measure_all()
+    sim = AerSimulator(method="statevector")
+    return sim.run(qc).result().get_counts()
+"""
+
+
+@pytest.mark.parametrize("module", [codebleu_module, _codebleu_bleu, _codebleu_quantum, _codebleu_ref])
+def test_docstring_examples(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_identical_programs_score_one():
+    out = codebleu([PL_REF], [PL_REF])
+    for key in ("codebleu", "ngram_match", "weighted_ngram_match", "syntax_match", "dataflow_match"):
+        assert out[key] == pytest.approx(1.0), key
+    assert len(out["per_sample"]) == 1
+
+
+def test_dataflow_zero_counts_as_one_in_total():
+    # No variable flows at all: the reference scores dataflow 0 but adds theta * 1 to the total.
+    out = codebleu(["pass"], ["print(1)"])
+    assert out["dataflow_match"] == 0
+    partial = 0.25 * (out["ngram_match"] + out["weighted_ngram_match"] + out["syntax_match"])
+    assert out["codebleu"] == pytest.approx(partial + 0.25)
+
+
+def test_weighted_ngram_is_recall():
+    # A prediction that contains the reference plus extra code: recall 1, precision < 1.
+    ref = "x = compute ( a , b )"
+    hyp = ref + "\ny = other ( x , c )\nprint ( y )"
+    out = codebleu([ref], [hyp])
+    assert out["weighted_ngram_match"] == pytest.approx(1.0)
+    assert out["ngram_match"] < 0.7
+
+
+def test_multiple_references_accepted_and_change_the_score():
+    hyp = "def f(a):\n    return a + 1\n"
+    one = codebleu([hyp.replace("+", "-")], [hyp])
+    two = codebleu([[hyp.replace("+", "-"), hyp]], [hyp])
+    assert two["ngram_match"] == pytest.approx(1.0)
+    assert two["ngram_match"] > one["ngram_match"]
+
+
+def test_corpus_is_not_the_mean_of_samples():
+    refs = [PL_REF, "def g(x):\n    y = x * 2\n    return y\n"]
+    preds = [PL_REF.replace("RX", "RY"), "def g(x):\n    return x\n"]
+    out = codebleu(refs, preds)
+    mean = sum(s["ngram_match"] for s in out["per_sample"]) / 2
+    assert out["ngram_match"] != pytest.approx(mean)
+    single = codebleu([refs[1]], [preds[1]])
+    assert out["per_sample"][1]["codebleu"] == pytest.approx(single["codebleu"])
+
+
+def test_quantum_resolves_aliases_and_from_imports():
+    alias = PL_REF.replace("import pennylane as qml", "import pennylane as pl").replace("qml.", "pl.")
+    out = codebleu([PL_REF], [alias], variant="quantum", lang="pennylane")
+    assert out["dataflow_match"] == pytest.approx(1.0)  # same K(c) once aliases are resolved
+    assert out["ngram_match"] > 0.9  # tokens canonicalised to qml.*
+    std = codebleu([PL_REF], [alias])
+    assert std["ngram_match"] < out["ngram_match"]
+    keys = _codebleu_quantum.key_set("from pennylane import RY as R\nR(0.1, wires=0)\n", "pennylane")
+    assert keys == {"qml.RY"}
+
+
+def test_quantum_key_set_and_jaccard():
+    keys = _codebleu_quantum.key_set(PL_REF, "pennylane")
+    assert keys == {"device:default.qubit", "qml.Hadamard", "qml.CNOT", "qml.RX", "qml.expval",
+                    "qml.PauliZ"}
+    hyp = PL_REF.replace("qml.RX(theta, wires=1)", "qml.RY(theta, wires=1)").replace("expval", "probs")
+    out = codebleu([PL_REF], [hyp], variant="quantum", lang="pennylane")
+    assert out["dataflow_match"] == pytest.approx(4 / 8)  # 4 shared of 8 distinct keys
+
+
+def test_quantum_empty_key_sets():
+    classical = "def f(x):\n    return x + 1\n"
+    both_empty = codebleu([classical], [classical.replace("1", "2")], variant="quantum")
+    assert both_empty["dataflow_match"] == 1.0
+    one_empty = codebleu([PL_REF], [classical], variant="quantum")
+    assert one_empty["dataflow_match"] == 0.0
+
+
+def test_qml_weight_changes_weighted_component():
+    hyp = PL_REF.replace("qml.Hadamard(wires=0)\n", "")
+    low = codebleu([PL_REF], [hyp], variant="quantum", qml_weight=1.0)
+    high = codebleu([PL_REF], [hyp], variant="quantum", qml_weight=10.0)
+    assert high["weighted_ngram_match"] < low["weighted_ngram_match"]
+    assert high["ngram_match"] == low["ngram_match"]
+    assert "qml_weight:10" in high["signature"]
+
+
+def test_qiskit_key_set():
+    keys = _codebleu_quantum.key_set(QISKIT_REF, "qiskit")
+    assert keys == {
+        "gate:append", "gate:HGate", "gate:cx", "measure:save_statevector", "measure:measure_all",
+        "measure:get_counts", "backend:AerSimulator", "method:statevector",
+    }
+    hyp = QISKIT_REF.replace("qc.cx(0, 1)", "qc.cz(0, 1)")
+    out = codebleu([QISKIT_REF], [hyp], variant="quantum", lang="qiskit")
+    assert out["dataflow_match"] == pytest.approx(7 / 9)
+
+
+def test_weights_are_configurable():
+    hyp = PL_REF.replace("RX", "RY")
+    only_keys = codebleu([PL_REF], [hyp], variant="quantum", weights=(0, 0, 0, 1))
+    assert only_keys["codebleu"] == pytest.approx(only_keys["dataflow_match"])
+    only_syntax = codebleu([PL_REF], [hyp], weights=(0, 0, 1, 0))
+    assert only_syntax["codebleu"] == pytest.approx(only_syntax["syntax_match"])
+
+
+def test_signature():
+    sig = codebleu(["x = 1"], ["x = 2"])["signature"]
+    assert sig.startswith("codebleu|variant:standard|lang:python|weights:0.25,0.25,0.25,0.25|")
+    assert "reference:codebleu-0.7.0" in sig and "tree-sitter:" in sig and "|qce:" in sig
+    qsig = codebleu(["x = 1"], ["x = 2"], variant="quantum", lang="qiskit")["signature"]
+    assert "variant:quantum|lang:qiskit" in qsig and "keys:qiskit" in qsig
+
+
+@pytest.mark.parametrize(
+    ("refs", "preds", "kwargs", "error", "match"),
+    [
+        (["a"], ["a", "b"], {}, ValueError, "1 references for 2 predictions"),
+        (["a"], ["a"], {"variant": "fancy"}, ValueError, "variant"),
+        (["a"], ["a"], {"lang": "java"}, ValueError, "lang"),
+        (["a"], ["a"], {"weights": (1, 1)}, ValueError, "weights"),
+        (["a", 3], ["a", "b"], {}, TypeError, r"references\[1\]"),
+        ([["a", None]], ["a"], {}, TypeError, r"references\[0\]\[1\]"),
+        (["a"], [b"a"], {}, TypeError, r"predictions\[0\]"),
+        ([], [], {}, ValueError, "no predictions"),
+        ("abc", ["a"], {}, TypeError, "references must be"),
+    ],
+)
+def test_bad_input_is_named(refs, preds, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        codebleu(refs, preds, **kwargs)

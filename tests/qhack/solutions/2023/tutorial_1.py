@@ -1,0 +1,3 @@
+def add_numbers(x, y):
+    """Return x + y."""
+    return x + y

@@ -1,0 +1,3 @@
+def add_numbers(x, y):
+    """Wrong on purpose: subtracts."""
+    return x - y

@@ -1,0 +1,139 @@
+"""The QHack judge end to end: real records, real sandbox, era environments.
+
+The completions here are written for these tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from quantum_codegen_eval.benchmarks import qhack
+from quantum_codegen_eval.judges.base import judge_one
+from quantum_codegen_eval.judges.qhack import unfilled_solution
+
+ADD_OK = "Here is my solution:\n```python\ndef add_numbers(x, y):\n    return x + y\n```\n"
+ADD_WRONG = "def add_numbers(x, y):\n    return x - y\n"
+
+
+@pytest.fixture(scope="module")
+def judge():
+    return qhack.make_judge(env="era")
+
+
+@pytest.fixture(scope="module")
+def tutorial_1(qhack_problems):
+    return qhack_problems["2023/tutorial_1"]
+
+
+def test_correct_completion_is_accepted(judge, tutorial_1, sandbox):
+    v = judge_one(judge, tutorial_1, ADD_OK, sandbox)
+    assert (v.status, v.tests_passed, v.tests_total) == ("AC", 2, 2), v.message
+    assert v.details["python"].endswith("/qhack-2023/bin/python")
+
+
+def test_wrong_completion_names_the_failing_test(judge, tutorial_1, sandbox):
+    v = judge_one(judge, tutorial_1, ADD_WRONG, sandbox)
+    # x - y is right for [0.2, -0.2]? no: 0.4 != 0.0; and 234 != 566
+    assert v.status == "WA" and v.error_class == "reasoning" and v.tests_passed == 0
+    assert v.message.startswith("test 0:") and "isn't quite right" in v.message
+
+
+def test_partial_credit(judge, tutorial_1, sandbox):
+    code = "def add_numbers(x, y):\n    return 566 if x == 400 else 1\n"
+    v = judge_one(judge, tutorial_1, code, sandbox)
+    assert v.status == "WA" and v.partial_credit == 0.5 and [t.passed for t in v.tests] == [
+        False, True]
+
+
+def test_unfilled_template_is_not_accepted(judge, tutorial_1, sandbox):
+    assert judge_one(judge, tutorial_1, tutorial_1.template, sandbox).status != "AC"
+    v = judge_one(judge, tutorial_1, unfilled_solution(tutorial_1), sandbox)
+    assert v.status == "WA" and v.tests_passed == 0
+
+
+def test_redefining_check_does_not_pass(judge, tutorial_1, sandbox):
+    cheat = ("def add_numbers(x, y):\n    return 0\n\n"
+             "def check(solution_output, expected_output):\n    return None\n\n"
+             "def run(test_case_input):\n    return '566'\n\n"
+             "test_cases = [['[1, 1]', '0']]\n")
+    v = judge_one(judge, tutorial_1, cheat, sandbox)
+    assert v.status == "WA" and v.tests_passed == 1  # only 0.2 + -0.2 == 0 is right
+    assert set(v.details) >= {"env"}
+
+
+def test_patching_the_comparison_does_not_pass(judge, tutorial_1, sandbox):
+    # the in-sandbox check() is fooled, the parent's re-comparison is not
+    cheat = ("from pennylane import numpy as np\nnp.allclose = lambda *a, **k: True\n\n"
+             "def add_numbers(x, y):\n    return 7\n")
+    v = judge_one(judge, tutorial_1, cheat, sandbox)
+    assert v.status == "WA" and v.tests_passed == 0
+    assert "trusted re-check" in v.tests[0].message
+
+
+def test_format_errors(judge, tutorial_1):
+    for text, reason in [("I cannot solve this.```text\nno\n```", None),
+                         ("```python\ndef add_numbers(x, y)\n    return 1\n```", "syntax_error"),
+                         ("```python\ndef add(x, y):\n    return x + y\n```", "missing_functions"),
+                         ("```text\nonly prose\n```", "no_code")]:
+        v = judge.jobs(tutorial_1, text)
+        assert not isinstance(v, list) and v.status == "FORMAT", text
+        assert v.error_class == "formatting"
+        if reason:
+            assert v.details["format"] == reason
+
+
+def test_hallucinated_api(judge, tutorial_1, sandbox):
+    code = "import pennylane as qml\n\ndef add_numbers(x, y):\n    return qml.math.add_all(x, y)\n"
+    v = judge_one(judge, tutorial_1, code, sandbox)
+    assert v.status == "RE" and v.error_class == "hallucination", v.message
+
+
+def test_api_misuse(judge, qhack_problems, sandbox):
+    rec = qhack_problems["2023/tutorial_2"]
+    code = ("import pennylane as qml\n\ndef circuit(alpha, beta):\n"
+            "    qml.RX(wires=0)\n    return qml.probs(wires=0)\n")
+    v = judge_one(judge, rec, code, sandbox)
+    assert v.status == "RE" and v.error_class == "api_misuse", (v.message, v.details)
+
+
+def test_timeout(tutorial_1, sandbox):
+    slow = qhack.make_judge(env="era", time_limit_scale=0.01, startup_allowance=3.0)
+    code = "def add_numbers(x, y):\n    while True:\n        pass\n"
+    v = judge_one(slow, tutorial_1, code, sandbox)
+    assert v.status == "TLE" and v.error_class == "timeout"
+
+
+def test_script_format_2022(judge, qhack_problems, sandbox):
+    rec = qhack_problems["2022/algorithms_100_DeutschJozsa_template"]
+    # a deliberately non-quantum answer that is right on both public tests
+    code = ("def deutsch_jozsa(oracle):\n    import pennylane as qml\n"
+            "    with qml.tape.QuantumTape() as tape:\n        oracle()\n"
+            "    return 'constant' if len(tape.operations) % 2 == 0 else 'balanced'\n")
+    v = judge_one(judge, rec, code, sandbox)
+    assert v.status == "AC", v.message
+    wrong = code.replace("'constant' if", "'balanced' if")
+    v = judge_one(judge, rec, wrong, sandbox)
+    assert v.status == "WA" and v.tests[0].expected == "balanced"
+
+
+def test_current_mode_runs_on_todays_pennylane(tutorial_1, sandbox):
+    v = judge_one(qhack.make_judge(env="current"), tutorial_1, ADD_OK, sandbox)
+    assert v.status == "AC" and v.details["env"] == "current"
+    with pytest.raises(ValueError, match="era"):
+        qhack.make_judge(env="2019")
+
+
+def test_cli_judge(qhack_data: Path, tmp_path: Path, capsys):
+    from quantum_codegen_eval.cli import main
+
+    f = tmp_path / "solution.py"
+    f.write_text(ADD_OK)
+    code = main(["judge", "qhack", "2023/tutorial_1", str(f), "--data-dir", str(qhack_data),
+                 "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "AC" and out["tests_total"] == 2
+    f.write_text(ADD_WRONG)
+    assert main(["judge", "qhack", "2023/tutorial_1", str(f), "--data-dir", str(qhack_data),
+                 "--json", "--env", "current"]) == 1
