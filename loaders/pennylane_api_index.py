@@ -42,13 +42,13 @@ RECIPES: dict[str, tuple[str, ...]] = {
                "retworkx==0.13.2", "semantic_version==2.6.0", "toml", "appdirs", "cachetools"),
     "0.24.0": ("pennylane==0.24.0", "pennylane-lightning==0.24.0", "numpy==1.23.5",
                "scipy==1.10.1", "autograd==1.5", "autoray==0.3.1", "networkx==2.8.8",
-               "retworkx==0.13.2", "semantic_version==2.10.0", "toml", "appdirs", "cachetools"),
+               "retworkx==0.13.2", "semantic_version==2.6.0", "toml", "appdirs", "cachetools"),
     "0.28.0": ("pennylane==0.28.0", "pennylane-lightning==0.28.0", "numpy==1.23.5",
                "scipy==1.10.1", "autograd==1.5", "autoray==0.3.1", "networkx==2.8.8",
                "retworkx==0.13.2", "semantic_version==2.10.0", "toml", "appdirs", "cachetools",
                "requests"),
     "0.31.0": ("pennylane==0.31.0", "pennylane-lightning==0.31.0", "numpy==1.23.5",
-               "scipy==1.10.1", "autograd==1.6.2", "autoray==0.6.3", "networkx", "rustworkx",
+               "scipy==1.10.0", "autograd==1.6.2", "autoray==0.6.3", "networkx", "rustworkx",
                "semantic_version", "toml", "appdirs", "cachetools", "requests"),
     "0.34.0": ("pennylane==0.34.0", "pennylane-lightning==0.34.0", "numpy<2", "scipy<1.13",
                "autograd==1.6.2", "autoray<0.7", "networkx", "rustworkx", "semantic_version",
@@ -96,9 +96,40 @@ def _kind(obj: object) -> str:
 
 def _public_dir(obj: object) -> list[str]:
     try:
-        return sorted(n for n in dir(obj) if isinstance(n, str) and _public(n))
+        found = set(dir(obj))
+        if isinstance(obj, types.ModuleType):
+            # a module-level __dir__ (PennyLane 0.21) may hide the real attributes
+            found |= set(vars(obj))
+            found |= _lazy_names(obj)
     except Exception:  # noqa: BLE001 -- exotic metaclasses, broken lazy modules
         return []
+    return sorted(n for n in found if isinstance(n, str) and _public(n))
+
+
+def _lazy_names(mod: types.ModuleType) -> set[str]:
+    """Names a module-level ``__getattr__`` serves (``qml.Hamiltonian`` in 0.36-0.39): the
+    string literals in its source that are identifiers and that ``getattr`` then resolves."""
+    import ast
+
+    fn = vars(mod).get("__getattr__")
+    if not callable(fn):
+        return set()
+    try:
+        tree = ast.parse(inspect.cleandoc("\n" + inspect.getsource(fn)))
+    except Exception:  # noqa: BLE001 -- no source (C, zip), odd indentation
+        return set()
+    out = set()
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and node.value.isidentifier() and _public(node.value)):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    getattr(mod, node.value)
+            except BaseException:  # noqa: BLE001 -- removed names that raise on access
+                continue
+            out.add(node.value)
+    return out
 
 
 def walk(import_submodules: bool = True) -> dict:
@@ -113,6 +144,7 @@ def walk(import_submodules: bool = True) -> dict:
          "names": {dotted: kind},        # module | class | attr | other | external
          "aliases": {dotted: home},      # paths to a module or class listed elsewhere
          "external": {module: [attrs]},  # other packages' modules reached (numpy, autograd ...)
+         "fallbacks": {module: "ext:numpy"},  # modules whose __getattr__ forwards to numpy
          "errors": [...]}                # submodules that failed to import (optional extras)
 
     ``external`` names (e.g. ``pennylane.numpy.linalg``) alias ``ext:<module name>``.
@@ -126,6 +158,7 @@ def walk(import_submodules: bool = True) -> dict:
     names: dict[str, str] = {"pennylane": "module"}
     aliases: dict[str, str] = {}
     external: dict[str, list[str]] = {}
+    fallbacks: dict[str, str] = {}
     home: dict[int, str] = {id(pennylane): "pennylane"}
     keep_alive: list[object] = [pennylane]  # ids stay unique while the objects live
     queue: list[tuple[str, types.ModuleType]] = [("pennylane", pennylane)]
@@ -161,11 +194,29 @@ def walk(import_submodules: bool = True) -> dict:
             names[full] = kind
             if kind == "module":
                 queue.append((full, obj))
+                if _numpy_fallback(obj):
+                    fallbacks[full] = "ext:numpy"
             else:
                 for a in _public_dir(obj):
                     names[f"{full}.{a}"] = "attr"
+    if fallbacks:
+        import numpy
+
+        external.setdefault("numpy", _public_dir(numpy))
     return {"version": pennylane.__version__, "names": names, "aliases": aliases,
-            "external": external, "errors": sorted(set(errors))}
+            "external": external, "fallbacks": fallbacks, "errors": sorted(set(errors))}
+
+
+def _numpy_fallback(mod: types.ModuleType) -> bool:
+    """Whether a module-level ``__getattr__`` forwards names to numpy (``qml.math`` through
+    autoray, which answers *any* name lazily, so unknown names are checked against numpy)."""
+    if "__getattr__" not in vars(mod) or "arctan2" in vars(mod):
+        return False
+    try:
+        mod.arctan2  # noqa: B018
+    except BaseException:  # noqa: BLE001
+        return False
+    return True
 
 
 # --------------------------------------------------------------------------------------------
@@ -207,7 +258,8 @@ def ensure_env(version: str) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True)
     log = folder.parent / f"pennylane-{version}.log"
     log.write_text("")
-    _run([_base_python(), "-m", "venv", "--clear", str(folder)], log)
+    if not py.exists():
+        _run([_base_python(), "-m", "venv", str(folder)], log)
     _run([str(py), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", *reqs], log)
     stamp.write_text(json.dumps(reqs))
     return py
@@ -232,30 +284,47 @@ def _vkey(version: str) -> tuple[int, ...]:
 
 
 def combine(walks: list[dict], built_with: dict) -> dict:
-    """Merge per-release walks into the shipped format: a trie of dotted names.
+    """Merge per-release walks into the shipped format.
 
-    ``tree`` maps a name component to ``[mask, kind, children]`` (children omitted when empty);
-    bit ``i`` of ``mask`` is set when the name exists in ``versions[i]`` (oldest first).
+    * ``versions``: the indexed releases, oldest first; bit ``i`` of every mask below is set
+      when the name exists in ``versions[i]``.
+    * ``tree``: a trie of dotted names below ``pennylane``: component -> ``[mask, kind]`` or
+      ``[mask, kind, children]``; ``kind`` is the one in the newest release that has the name.
+    * ``aliases``: dotted path -> {home path or ``ext:<module>``: mask}.
+    * ``external``: module of another package -> {public attribute: mask}.
+    * ``fallbacks``: module path -> {``ext:<module>``: mask}: where a missing attribute is
+      looked up instead (``pennylane.math`` forwards unknown names to numpy through autoray).
     """
     walks = sorted(walks, key=lambda w: _vkey(w["version"]))
     versions = [w["version"] for w in walks]
     if len(set(versions)) != len(versions):
         raise ValueError(f"duplicate PennyLane versions in the index: {versions}")
     root: dict = {}
-    kind_rank = {"module": 0, "class": 1, "external": 2, "attr": 3, "other": 4}
+    aliases: dict[str, dict[str, int]] = {}
+    external: dict[str, dict[str, int]] = {}
+    fallbacks: dict[str, dict[str, int]] = {}
     for bit, w in enumerate(walks):
         for name, kind in w["names"].items():
             parts = name.split(".")
             if parts[0] != "pennylane":
                 raise ValueError(f"walk of {w['version']}: name outside pennylane: {name}")
-            node_children = root
+            children = root
             for i, part in enumerate(parts[1:], 1):
-                node = node_children.setdefault(part, [0, kind if i == len(parts) - 1 else "module", {}])
+                node = children.setdefault(part, [0, "module", {}])
                 if i == len(parts) - 1:
                     node[0] |= 1 << bit
-                    # the newest release's kind wins (walks come oldest first)
-                    node[1] = kind if kind_rank.get(kind, 9) < 9 else node[1]
-                node_children = node[2]
+                    node[1] = kind  # walks come oldest first: the newest kind wins
+                children = node[2]
+        for name, target in w["aliases"].items():
+            slot = aliases.setdefault(name, {})
+            slot[target] = slot.get(target, 0) | 1 << bit
+        for name, target in w.get("fallbacks", {}).items():
+            slot = fallbacks.setdefault(name, {})
+            slot[target] = slot.get(target, 0) | 1 << bit
+        for mod, attrs in w["external"].items():
+            slot = external.setdefault(mod, {})
+            for a in attrs:
+                slot[a] = slot.get(a, 0) | 1 << bit
 
     def compact(children: dict) -> dict:
         out = {}
@@ -267,7 +336,26 @@ def combine(walks: list[dict], built_with: dict) -> dict:
     return {"format": FORMAT, "versions": versions, "built_with": built_with,
             "counts": {w["version"]: len(w["names"]) for w in walks},
             "import_errors": {w["version"]: w["errors"] for w in walks},
-            "tree": compact(root)}
+            "tree": compact(root),
+            "aliases": {k: aliases[k] for k in sorted(aliases)},
+            "fallbacks": fallbacks,
+            "external": {m: dict(sorted(external[m].items())) for m in sorted(external)}}
+
+
+def names_of(index: dict, version: str) -> set[str]:
+    """The dotted names (``names`` of the walk) that ``index`` records for ``version``."""
+    bit = 1 << index["versions"].index(version)
+    out: set[str] = set()
+    stack = [("pennylane", index["tree"])]
+    while stack:
+        prefix, children = stack.pop()
+        for k, node in children.items():
+            full = f"{prefix}.{k}"
+            if node[0] & bit:
+                out.add(full)
+            if len(node) > 2:
+                stack.append((full, node[2]))
+    return out | {"pennylane"}
 
 
 def write_index(index: dict, out: str | Path) -> Path:

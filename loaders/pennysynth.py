@@ -277,15 +277,19 @@ def cluster_key(code: str) -> str:
 # ---------------------------------------------------------------- harvesting
 
 def _walk(prefixes: list[str]) -> list[Any]:
-    import pennylane
-
-    names = {"pennylane"} | {m.name for m in pkgutil.walk_packages(
-        pennylane.__path__, "pennylane.", onerror=lambda _n: None)}
+    names: set[str] = set()
+    for prefix in prefixes:
+        try:
+            top = importlib.import_module(prefix)
+        except ImportError as exc:
+            raise ValueError(f"pennysynth builder: cannot import module {prefix!r}: {exc}") from exc
+        names.add(prefix)
+        if hasattr(top, "__path__"):
+            names |= {m.name for m in pkgutil.walk_packages(
+                top.__path__, prefix + ".", onerror=lambda _n: None)}
     mods = []
     for name in sorted(names):
         if _SKIP_MODULE.search(name):
-            continue
-        if not any(name == p or name.startswith(p + ".") for p in prefixes):
             continue
         try:
             mods.append(importlib.import_module(name))

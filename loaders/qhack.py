@@ -27,6 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from quantum_codegen_eval.judges.qhack_template import parse as _parse
 from quantum_codegen_eval.judges.qhack_template import solution_names, split_template
 
 YEARS = ("2022", "2023", "2024")
@@ -128,7 +129,7 @@ def trusted_compare(check_src: str) -> dict[str, Any] | None:
     {'func': 'allclose', 'rtol': 0.0001, 'atol': 1e-08}
     """
     try:
-        fn = ast.parse(check_src).body[0]
+        fn = _parse(check_src).body[0]
     except (SyntaxError, IndexError):
         return None
     if not isinstance(fn, ast.FunctionDef) or len(fn.args.args) < 2:

@@ -16,8 +16,8 @@ Public API (see docs/sandbox.md)::
 """
 
 from .sandbox import DEFAULT_PRELOAD, Sandbox, classify
-from .store import ResultStore
+from .store import ResultStore, run_resumable
 from .types import STATUSES, ExceptionInfo, Job, Limits, RunResult
 
 __all__ = ["DEFAULT_PRELOAD", "STATUSES", "ExceptionInfo", "Job", "Limits", "ResultStore",
-           "RunResult", "Sandbox", "classify"]
+           "RunResult", "Sandbox", "classify", "run_resumable"]

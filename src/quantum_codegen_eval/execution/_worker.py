@@ -17,15 +17,23 @@ Messages on the control socket are 4-byte big-endian length + JSON; a job messag
 file descriptors (stdin, stdout, stderr, report) as SCM_RIGHTS.
 """
 
+# Everything the child needs is imported here, before it drops privileges: afterwards the
+# interpreter's own files may be unreadable to it.
+import atexit
 import ctypes
+import gc
 import json
 import os
 import resource
+import select
 import signal
 import socket
+import stat
 import struct
 import sys
 import time
+import traceback
+import types
 
 REPORT_FD = 3
 PR_SET_PDEATHSIG = 1
@@ -151,9 +159,13 @@ def unshare_network():
 
 
 def _readable_tree(path):
-    if not os.path.exists(path):
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
         return True
-    if os.path.isdir(path):
+    except OSError:
+        return False
+    if stat.S_ISDIR(st.st_mode):
         return os.access(path, os.R_OK | os.X_OK)
     return os.access(path, os.R_OK)
 
@@ -161,7 +173,7 @@ def _readable_tree(path):
 def probe_paths():
     """The interpreter's own paths a program may lazily read."""
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.__file__)}
-    paths.update(p for p in sys.path if p)
+    paths.update(p for p in sys.path if os.path.isabs(p))  # not path hooks of editable installs
     try:
         import sysconfig
 
@@ -218,9 +230,22 @@ def _type_name(tp):
     return name if mod in ("builtins", "__main__") else mod + "." + name
 
 
-def _report(obj):
+def _close_report():
     try:
-        os.write(REPORT_FD, json.dumps(obj).encode())
+        os.close(REPORT_FD)
+    except OSError:
+        pass
+
+
+def _report(obj):
+    """One line on the report pipe, tagged with our pid, short enough to be written atomically."""
+    obj["pid"] = os.getpid()
+    exc = obj.get("exception")
+    if exc:
+        exc["message"] = exc["message"][:1000]
+        exc["traceback"] = exc["traceback"][-2500:]
+    try:
+        os.write(REPORT_FD, (json.dumps(obj) + "\n").encode()[:4000])
     except Exception:
         pass
 
@@ -245,8 +270,6 @@ def _finish(code):
     except BaseException:
         pass
     try:
-        import atexit
-
         atexit._run_exitfuncs()
     except BaseException:
         pass
@@ -261,7 +284,6 @@ def _finish(code):
 
 def run_program(spec):
     """Run the job's program as ``__main__`` in this (already isolated) process; never returns."""
-    import types
 
     path = spec["script"]
     with open(path, encoding="utf-8") as f:
@@ -280,8 +302,6 @@ def run_program(spec):
     except BaseException as e:
         tb = e.__traceback__
         tb = tb.tb_next if tb is not None else tb  # drop this frame
-        import traceback
-
         text = "".join(traceback.format_exception(type(e), e, tb))
         try:
             sys.stderr.write(text)
@@ -313,6 +333,7 @@ def enter_child(spec):
     _set_limits(spec["limits"])
     if spec.get("uid") is not None:
         drop_privileges(spec["uid"], spec["gid"], spec.get("keep_read", False))
+    os.register_at_fork(after_in_child=_close_report)  # the program's own forks get no report fd
     if spec.get("pdeathsig"):
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() == 1:
@@ -352,7 +373,7 @@ def kill_uid(uid):
             os.setresuid(uid, uid, uid)
             for _ in range(100):
                 os.kill(-1, signal.SIGKILL)
-                if not _pids_of_uid(uid):
+                if not [p for p in _pids_of_uid(uid) if p != os.getpid()]:
                     break
                 time.sleep(0.001)
         finally:
@@ -368,6 +389,8 @@ def _pids_of_uid(uid):
         try:
             with open("/proc/" + name + "/status") as f:
                 for line in f:
+                    if line.startswith("State:") and line.split()[1] in ("Z", "X"):
+                        break  # a zombie waits for its parent, not for us
                     if line.startswith("Uid:"):
                         if int(line.split()[1]) == uid:
                             pids.append(int(name))
@@ -447,6 +470,8 @@ def zygote(control_fd, config):
     net = "not requested"
     if config.get("unshare_net"):
         net = unshare_network()
+    gc.collect()
+    gc.freeze()  # the children's collector then leaves the pre-imported objects (and pages) alone
     try:
         _prctl(PR_SET_CHILD_SUBREAPER, 1)
     except OSError:
@@ -480,12 +505,40 @@ def zygote(control_fd, config):
         for fd in fds:
             os.close(fd)
         send_msg(sock, {"started": pid})
+        _watch(sock, pid, spec)
         _pid, status, ru = os.wait4(pid, 0)
         t_exit = time.monotonic()
         clean = cleanup(spec["uid"] if spec.get("sweep_uid") else None)
         send_msg(sock, {"exited": status, "clean": clean, "utime": ru.ru_utime, "stime": ru.ru_stime,
                         "maxrss_kb": ru.ru_maxrss,
                         "cleanup_s": time.monotonic() - t_exit})
+
+
+def _watch(sock, pid, spec):
+    """Wait for the job to end; if the evaluator goes away meanwhile, kill the job and leave."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return  # no pidfd: a plain wait4 (the job's limits still bound it)
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    poller.register(sock.fileno(), select.POLLIN | select.POLLHUP)
+    try:
+        while True:
+            fds = [fd for fd, _ in poller.poll()]
+            if pidfd in fds:
+                return
+            if not sock.recv(1, socket.MSG_PEEK):
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                os.wait4(pid, 0)
+                cleanup(spec["uid"] if spec.get("sweep_uid") else None)
+                os._exit(0)
+            time.sleep(0.01)  # the evaluator sends nothing mid-job; do not spin on stray bytes
+    finally:
+        os.close(pidfd)
 
 
 def single(spec_path):

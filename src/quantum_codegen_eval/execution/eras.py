@@ -16,6 +16,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -65,11 +66,32 @@ RECIPES: dict[str, Recipe] = {
 _STAMP = "qce-env.json"
 
 
+def _world_traversable(path: Path) -> bool:
+    """Whether another user (the sandbox's) can reach ``path``: every existing ancestor o+x."""
+    for p in [path, *path.parents]:
+        if p.exists():
+            if not os.stat(p).st_mode & stat.S_IXOTH:
+                return False
+    return True
+
+
 def cache_dir() -> Path:
-    """The folder that holds the era environments (``$QCE_CACHE/envs``)."""
+    """The folder that holds the era environments.
+
+    ``$QCE_CACHE/envs`` when set, else ``~/.cache/quantum-codegen-eval/envs``; the sandbox runs
+    programs as an unprivileged user who must read the interpreter's files, so when the home
+    folder is closed to other users (root's usually is) ``/var/cache/quantum-codegen-eval/envs``
+    (root) or ``/var/tmp/quantum-codegen-eval-<uid>/envs`` is used instead.
+    """
     root = os.environ.get("QCE_CACHE")
-    base = Path(root) if root else Path.home() / ".cache" / "quantum-codegen-eval"
-    return base / "envs"
+    if root:
+        return Path(root) / "envs"
+    home = Path.home() / ".cache" / "quantum-codegen-eval"
+    if _world_traversable(home):
+        return home / "envs"
+    if os.geteuid() == 0:
+        return Path("/var/cache/quantum-codegen-eval/envs")
+    return Path(f"/var/tmp/quantum-codegen-eval-{os.geteuid()}/envs")
 
 
 def _recipe(name: str) -> Recipe:
@@ -155,10 +177,29 @@ def create_env(name: str, *, force: bool = False) -> Path:
         except Exception:
             shutil.rmtree(folder, ignore_errors=True)
             raise
+        _open_for_reading(folder)
         (folder / _STAMP).write_text(json.dumps(
             {"name": recipe.name, "requirements": list(recipe.requirements),
              "base_python": _base_python()}, indent=2))
         return _python_in(folder)
+
+
+def _open_for_reading(folder: Path) -> None:
+    """a+rX on the environment (the sandbox user must read it whatever the umask was)."""
+    for p in [folder, *folder.parents]:
+        if p == cache_dir().parent.parent:
+            break
+        p.chmod(p.stat().st_mode | stat.S_IROTH | stat.S_IXOTH | stat.S_IRGRP | stat.S_IXGRP)
+    for dirpath, dirnames, filenames in os.walk(folder):
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            if p.is_symlink():
+                continue
+            mode = p.stat().st_mode
+            extra = stat.S_IRGRP | stat.S_IROTH
+            if mode & stat.S_IXUSR or p.is_dir():
+                extra |= stat.S_IXGRP | stat.S_IXOTH
+            p.chmod(mode | extra)
 
 
 def env_python(name: str, create: bool = True) -> Path:

@@ -121,6 +121,8 @@ class _Slot:
             if len(self.zygotes) >= 3:  # bound memory: keep a few interpreters per slot
                 old_key = next(iter(self.zygotes))
                 self.zygotes.pop(old_key).close()
+            if self.lease is not None and self.lease.exclusive:
+                _worker.kill_uid(self.lease.uid)  # whatever a dead predecessor left running
             z = _Zygote(python, preload, not self.sb.network, self.sb._home)
             self.zygotes[key] = z
         return z
@@ -318,7 +320,7 @@ class _Slot:
                 os.close(waiter)
         sel.close()
         wall = time.monotonic() - t0
-        return _result(job, limits, exited, bufs[out_r], bufs[err_r], bytes(bufs[rep_r]),
+        return _result(job, limits, exited, bufs[out_r], bufs[err_r], bytes(bufs[rep_r]), pid,
                        timed_out=timed_out, over=over, zygote_died=zygote_died,
                        truncated=truncated, wall=wall, files=_collect(work, job.collect, limits))
 
@@ -353,18 +355,21 @@ def _collect(work: str, names: tuple[str, ...], limits: Limits) -> dict[str, byt
 
 
 def _result(job: Job, limits: Limits, exited: dict[str, Any], out: bytes, err: bytes,
-            report: bytes, *, timed_out: bool, over: bool, zygote_died: bool, truncated: bool,
+            report: bytes, pid: int, *, timed_out: bool, over: bool, zygote_died: bool, truncated: bool,
             wall: float, files: dict[str, bytes]) -> RunResult:
     exception = None
     setup_error = None
-    try:
-        rep = json.loads(report) if report else {}
-        if "exception" in rep:
-            exception = ExceptionInfo(**{k: str(rep["exception"][k])
-                                         for k in ("type", "message", "traceback")})
-        setup_error = rep.get("setup_error")
-    except (ValueError, TypeError, KeyError):
-        pass  # a program scribbling on the report pipe gets no exception info
+    for line in report.splitlines():
+        try:
+            rep = json.loads(line)
+            if rep.get("pid") != pid:
+                continue
+            if "exception" in rep:
+                exception = ExceptionInfo(**{k: str(rep["exception"][k])
+                                             for k in ("type", "message", "traceback")})
+            setup_error = rep.get("setup_error") or setup_error
+        except (ValueError, TypeError, KeyError, AttributeError):
+            continue  # a program scribbling on the report pipe gets no exception info
     status_raw = exited.get("exited")
     exit_code = sig = None
     if isinstance(status_raw, int):
@@ -599,4 +604,7 @@ def _remote_run(config: dict[str, Any], job: Job) -> RunResult:
         sb = _PROCESS_SANDBOXES.get(key)
         if sb is None:
             sb = _PROCESS_SANDBOXES[key] = Sandbox(**config)
+            import atexit
+
+            atexit.register(sb.close)
     return sb.run_job(job)

@@ -16,11 +16,11 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .types import RunResult
+from .types import Job, RunResult
 
 
 class ResultStore:
@@ -117,3 +117,21 @@ class ResultStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def run_resumable(sandbox: Any, jobs: Iterable[Job], store: ResultStore) -> Iterator[RunResult]:
+    """Run the jobs that have no result in ``store`` yet, appending each result as it finishes
+    (so a run killed at any point resumes where it stopped); yields the new results."""
+    todo, seen = [], set()
+    done = store.done()
+    for job in jobs:
+        if not job.id:
+            raise ValueError(f"{store.path}: a resumable job needs an id: {job.source[:60]!r}")
+        if job.id in seen:
+            raise ValueError(f"{store.path}: duplicate job id {job.id!r}")
+        seen.add(job.id)
+        if job.id not in done:
+            todo.append(job)
+    for result in sandbox.map(todo):
+        store.add(result)
+        yield result

@@ -218,7 +218,7 @@ class QCoderJudge:
                 value = json.loads(data)
             except ValueError:
                 return CaseResult("RE", "the returned value could not be read")
-            ok, msg = spec.check(case, value)
+            ok, msg = spec.check(case["args"], value)
             return CaseResult("AC" if ok else "WA", msg, 1.0 if ok else 0.0)
         from qiskit import qpy
 

@@ -69,6 +69,8 @@ class Spec:
     def case_name(self, case: dict) -> str:
         parts = []
         for k, v in case["args"].items():
+            if k.startswith("_") and isinstance(v, (list, dict)):
+                continue  # hidden structure (an oracle's circuit): not shown
             if isinstance(v, float):
                 v = round(v, 4)
             elif isinstance(v, list) and len(v) > 6:
@@ -89,7 +91,7 @@ class Spec:
                 return self.predicate(p, out)
             return compare_vectors(out, self.target(p), self.counted)
         cols = list(self.columns(p)) if self.columns else list(range(2 ** nq))
-        limit = max(1, MAX_AMPLITUDES >> nq)
+        limit = min(max(1, MAX_AMPLITUDES >> nq), self.extra.get("max_columns", 1 << 30))
         if len(cols) > limit:
             cols = sorted(random.Random(repr(sorted(p.items(), key=str))).sample(cols, limit))
         out = sim.simulate(flat, nq, cols, trusted)

@@ -338,7 +338,7 @@ def solve(n, P, U, R):
     qc = QuantumCircuit(n)
     qc.compose(u, inplace=True)
     for j in range(l):
-        qc.compose(R(beta[j]), inplace=True)
+        qc.compose(R(-beta[j]), inplace=True)
         qc.compose(u.inverse(), inplace=True)
         _s0(qc, n, alpha[j])
         qc.compose(u, inplace=True)

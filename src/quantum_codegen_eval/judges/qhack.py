@@ -31,6 +31,7 @@ from typing import Any
 
 from ..verdict import TestResult, Verdict
 from .qhack_template import Chunk, stub
+from .qhack_template import parse as _parse
 
 RESULT_FILE = "qce_result.json"
 JOB_FILE = "qce_job.json"
@@ -142,7 +143,7 @@ def _template_arity(chunks: list[Chunk]) -> dict[str, int]:
     for c in chunks:
         if c.kind == "editable" and c.name:
             try:
-                node = ast.parse(stub(c)).body[0]
+                node = _parse(stub(c)).body[0]
             except (SyntaxError, IndexError):
                 continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -164,7 +165,7 @@ def _is_main_guard(node: ast.AST) -> bool:
 def prepare(problem: Any, code: str) -> Prepared:
     """The solution parts of ``code`` (raises :class:`FormatProblem`)."""
     try:
-        tree = ast.parse(code)
+        tree = _parse(code)
     except SyntaxError as exc:
         raise FormatProblem("syntax_error", f"syntax error in the completion, line {exc.lineno}: "
                                             f"{exc.msg}") from exc
@@ -285,12 +286,12 @@ def compare_script(got_stdout: str, expected: str, rule: dict[str, Any]) -> tupl
     if rule.get("func") == "accuracy":
         if len(got) != len(exp) or not exp:
             return False, f"expected {len(exp)} values, got {len(got)}"
-        acc = sum(same(g, e) for g, e in zip(got, exp)) / len(exp)
+        acc = sum(same(g, e) for g, e in zip(got, exp, strict=True)) / len(exp)
         ok = acc > rule["min"]
         return ok, "" if ok else f"accuracy {acc:.3f} not above {rule['min']:.2f}"
     if len(got) != len(exp):
         return False, f"expected {len(exp)} value(s), got {len(got)}"
-    for i, (g, e) in enumerate(zip(got, exp)):
+    for i, (g, e) in enumerate(zip(got, exp, strict=True)):
         if not same(g, e):
             return False, f"value {i}: got {g}, expected {e}"
     return True, ""
@@ -353,10 +354,7 @@ def find_hallucinated(code: str, version: str) -> list[str]:
         found = find_hallucinations(code, version)
     except Exception:  # noqa: BLE001 - the index may not cover this version
         return []
-    out = []
-    for item in found or []:
-        out.append(item if isinstance(item, str) else str(getattr(item, "name", item)))
-    return out
+    return [str(f.name) for f in found or [] if getattr(f, "status", "ok") != "ok"]
 
 
 # ---------------------------------------------------------------- the judge
@@ -366,14 +364,14 @@ class QHackJudge:
 
     ``env="era"`` runs in the challenge year's era environment (created on first use);
     ``env="current"`` runs in this interpreter's PennyLane with the harness-only shims of
-    :mod:`.qhack_shims`; ``python=`` forces an interpreter.
+    :mod:`.qhack_shims` (``shims=False`` leaves them out); ``python=`` forces an interpreter.
     """
 
     benchmark = "qhack"
 
     def __init__(self, env: str = "era", *, python: str | None = None,
                  time_limit_scale: float = 1.0, startup_allowance: float = STARTUP_ALLOWANCE,
-                 memory_mb: int = 4096):
+                 memory_mb: int = 4096, shims: bool = True):
         if env not in ("era", "current"):
             raise ValueError(f"QHack env must be 'era' or 'current', got {env!r}")
         self.env = env
@@ -381,6 +379,7 @@ class QHackJudge:
         self.time_limit_scale = time_limit_scale
         self.startup_allowance = startup_allowance
         self.memory_mb = memory_mb
+        self.shims = shims
         self._pythons: dict[str, str | None] = {}
 
     # -- planning
@@ -397,7 +396,7 @@ class QHackJudge:
         return self._pythons[name]
 
     def _rewrite(self):
-        if self.env != "current":
+        if self.env != "current" or not self.shims:
             return None
         from .qhack_shims import rewrite_harness
 
@@ -411,14 +410,15 @@ class QHackJudge:
             from ..execution.types import Job, Limits
 
         parts = program_parts(problem, solution, rewrite=self._rewrite())
-        if self.env == "current":
+        rewrite = self._rewrite()
+        if rewrite is not None:
             from .qhack_shims import SHIM_PRELUDE
 
             parts.insert(0, ("<qhack-shims>", SHIM_PRELUDE))
         fmt = _get(problem, "format")
         driver = _get(problem, "driver")
-        if self.env == "current" and fmt == "script":
-            driver = self._rewrite()(driver)
+        if rewrite is not None and fmt == "script":
+            driver = rewrite(driver)
         limit = float(_get(problem, "time_limit")) * self.time_limit_scale + self.startup_allowance
         tests = list(_get(problem, "tests")) or [{"name": "run only", "input": "",
                                                   "expected": None}]
@@ -492,8 +492,10 @@ class QHackJudge:
         got = res.get("output", res.get("output_repr"))
         chk = res.get("check") or {}
         if not chk.get("passed"):
+            why = chk.get("message") or "check() failed"
             return TestResult(name, False, "WA", expected=test["expected"], got=got,
-                              message=chk.get("message") or "check() failed",
+                              message=f"{why} (have {str(got)[:200]!r}, want "
+                                      f"{str(test['expected'])[:200]!r})",
                               seconds=seconds), None
         rule = _get(problem, "compare")
         if rule and test["expected"] is not None:
@@ -510,7 +512,7 @@ class QHackJudge:
     def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict:
         tests = list(_get(problem, "tests")) or [{"name": "run only", "input": "",
                                                   "expected": None}]
-        outcomes = [self._one(problem, t, r) for t, r in zip(tests, results)]
+        outcomes = [self._one(problem, t, r) for t, r in zip(tests, results, strict=True)]
         detail = [o[0] for o in outcomes]
         passed = sum(t.passed for t in detail)
         pid = _get(problem, "id")
@@ -551,3 +553,25 @@ class QHackJudge:
 
 def make_judge(env: str = "era", **options: Any) -> QHackJudge:
     return QHackJudge(env=env, **options)
+
+
+def harness_incompatibility(result: dict[str, Any]) -> str | None:
+    """For a run of the *unfilled* template: the error that comes from the benchmark's own code
+    (an API its PennyLane lacks), or ``None`` when it failed only because the solution is missing.
+
+    Loading must succeed (imports, given code, stub headers); afterwards ImportErrors and
+    AttributeErrors on anything but ``None`` count as incompatibilities.
+    """
+    err = result.get("error")
+    if not err:
+        return None
+    text = f"{err.get('phase')}: {err.get('type')}: {err.get('message')}"
+    if err.get("phase") == "load":
+        return text
+    msg = err.get("message", "")
+    if err.get("type") in ("ImportError", "ModuleNotFoundError") and re.search(
+            r"cannot import name|No module named", msg):
+        return text
+    if err.get("type") == "AttributeError" and "'NoneType'" not in msg:
+        return text
+    return None

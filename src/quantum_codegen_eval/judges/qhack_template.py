@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from dataclasses import dataclass
 
 _EDIT_MARK = re.compile(
@@ -41,6 +42,14 @@ class Chunk:
     text: str
     name: str | None = None
     start_line: int = 1
+
+
+def parse(code: str) -> ast.Module:
+    """``ast.parse`` without the escape-sequence warnings of upstream code."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return ast.parse(code)
 
 
 def _top_level_starts(lines: list[str]) -> list[int]:
@@ -139,7 +148,7 @@ def _classify(text: str, uneditable: bool) -> tuple[str, str | None]:
     if re.match(r"if\s+__name__\s*==", head) or re.match(r"for\b.*\btest_cases\b", head):
         return "driver", None
     try:
-        tree = ast.parse(text)
+        tree = parse(text)
     except SyntaxError:
         return "editable", name
     if _EDIT_MARK.search(text):
@@ -177,7 +186,7 @@ def split_template(code: str) -> list[Chunk]:
         kind, name = _classify(text, uneditable)
         if kind == "editable" and uneditable and not _EDIT_MARK.search(text):
             try:
-                ast.parse(text)
+                parse(text)
                 kind = "given"
             except SyntaxError:
                 pass
@@ -201,13 +210,13 @@ def stub(chunk: Chunk) -> str:
                 header.append(ln)
                 candidate = "\n".join(header) + "\n    pass\n"
                 try:
-                    ast.parse(candidate)
+                    parse(candidate)
                     return candidate
                 except SyntaxError:
                     continue
             break
     try:
-        ast.parse(chunk.text)
+        parse(chunk.text)
         return chunk.text
     except SyntaxError:
         return ""

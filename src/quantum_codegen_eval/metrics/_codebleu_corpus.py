@@ -18,12 +18,15 @@ import importlib.util
 import json
 import random
 import re
+import warnings
 from pathlib import Path
 
 
 def _functions(source: str, min_lines: int, max_lines: int) -> list[str]:
     try:
-        tree = ast.parse(source)
+        with warnings.catch_warnings():  # old escape sequences in third-party sources
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return []
     lines = source.splitlines()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import tokenize
 from io import StringIO
+from operator import itemgetter
 
 # codebleu/keywords/python.txt
 PYTHON_KEYWORDS = (
@@ -70,30 +71,31 @@ def strip_or_keep(source: str) -> str:
 
 
 _STRINGISH = ("string_literal", "string", "character_literal")
+_BY_INDEX = itemgetter(1)
 
 
 def tree_to_token_index(root_node):
-    if (
-        len(root_node.children) == 0 or root_node.type in _STRINGISH
-    ) and root_node.type != "comment":
+    children = root_node.children
+    rtype = root_node.type
+    if (not children or rtype in _STRINGISH) and rtype != "comment":
         return [(root_node.start_point, root_node.end_point)]
     code_tokens = []
-    for child in root_node.children:
+    for child in children:
         code_tokens += tree_to_token_index(child)
     return code_tokens
 
 
 def tree_to_variable_index(root_node, index_to_code):
-    if (
-        len(root_node.children) == 0 or root_node.type in _STRINGISH
-    ) and root_node.type != "comment":
+    children = root_node.children
+    rtype = root_node.type
+    if (not children or rtype in _STRINGISH) and rtype != "comment":
         index = (root_node.start_point, root_node.end_point)
         _, code = index_to_code[index]
-        if root_node.type != code:
-            return [(root_node.start_point, root_node.end_point)]
+        if rtype != code:
+            return [index]
         return []
     code_tokens = []
-    for child in root_node.children:
+    for child in children:
         code_tokens += tree_to_variable_index(child, index_to_code)
     return code_tokens
 
@@ -158,9 +160,12 @@ def _split_sides(root_node):
 
 
 def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
-    states = states.copy()
+    # The reference copies ``states`` on entry to every call. Here only branches that assign
+    # into it copy (copy-on-write): no call mutates a dict it did not create, so the contents
+    # seen everywhere are the same and only needless copies are skipped.
     rtype = root_node.type
-    if (len(root_node.children) == 0 or rtype in _STRINGISH) and rtype != "comment":
+    children = root_node.children
+    if (not children or rtype in _STRINGISH) and rtype != "comment":
         idx, code = index_to_code[(root_node.start_point, root_node.end_point)]
         if rtype == code:
             return [], states
@@ -168,9 +173,11 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
             return [(code, idx, "comesFrom", [code], states[code].copy())], states
         else:
             if rtype == "identifier":
+                states = states.copy()
                 states[code] = [idx]
             return [(code, idx, "comesFrom", [], [])], states
     elif rtype == "default_parameter":
+        states = states.copy()
         name = root_node.child_by_field_name("name")
         value = root_node.child_by_field_name("value")
         DFG = []
@@ -180,7 +187,7 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
                 idx, code = index_to_code[index]
                 DFG.append((code, idx, "comesFrom", [], []))
                 states[code] = [idx]
-            return sorted(DFG, key=lambda x: x[1]), states
+            return sorted(DFG, key=_BY_INDEX), states
         name_indexs = tree_to_variable_index(name, index_to_code)
         value_indexs = tree_to_variable_index(value, index_to_code)
         temp, states = DFG_python(value, index_to_code, states)
@@ -191,10 +198,11 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
                 idx2, code2 = index_to_code[index2]
                 DFG.append((code1, idx1, "comesFrom", [code2], [idx2]))
             states[code1] = [idx1]
-        return sorted(DFG, key=lambda x: x[1]), states
+        return sorted(DFG, key=_BY_INDEX), states
     elif rtype in ("assignment", "augmented_assignment", "for_in_clause"):
+        states = states.copy()
         if rtype == "for_in_clause":
-            right_nodes = [root_node.children[-1]]
+            right_nodes = [children[-1]]
             left_nodes = [root_node.child_by_field_name("left")]
         else:
             if root_node.child_by_field_name("right") is None:
@@ -205,16 +213,17 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
             temp, states = DFG_python(node, index_to_code, states)
             DFG += temp
         _assign_pairs(left_nodes, right_nodes, index_to_code, states, DFG)
-        return sorted(DFG, key=lambda x: x[1]), states
+        return sorted(DFG, key=_BY_INDEX), states
     elif rtype == "if_statement":
         DFG = []
         current_states = states.copy()
         others_states = []
         tag = False
-        for child in root_node.children:
-            if "else" in child.type:
+        for child in children:
+            ctype = child.type
+            if "else" in ctype:
                 tag = True
-            if child.type not in ["elif_clause", "else_clause"]:
+            if ctype not in ("elif_clause", "else_clause"):
                 temp, current_states = DFG_python(child, index_to_code, current_states)
                 DFG += temp
             else:
@@ -233,8 +242,9 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
                     new_states[key] += dic[key]
         for key in new_states:
             new_states[key] = sorted(list(set(new_states[key])))
-        return sorted(DFG, key=lambda x: x[1]), new_states
+        return sorted(DFG, key=_BY_INDEX), new_states
     elif rtype == "for_statement":
+        states = states.copy()
         DFG = []
         for _ in range(2):
             left_nodes, right_nodes = _split_sides(root_node)
@@ -242,31 +252,32 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
                 temp, states = DFG_python(node, index_to_code, states)
                 DFG += temp
             _assign_pairs(left_nodes, right_nodes, index_to_code, states, DFG)
-            if root_node.children[-1].type == "block":
-                temp, states = DFG_python(root_node.children[-1], index_to_code, states)
+            if children[-1].type == "block":
+                temp, states = DFG_python(children[-1], index_to_code, states)
                 DFG += temp
         DFG = _merge_loop_dfg(DFG)
-        return sorted(DFG, key=lambda x: x[1]), states
+        return sorted(DFG, key=_BY_INDEX), states
     elif rtype == "while_statement":
         DFG = []
         for _ in range(2):
-            for child in root_node.children:
+            for child in children:
                 temp, states = DFG_python(child, index_to_code, states)
                 DFG += temp
         DFG = _merge_loop_dfg(DFG)
-        return sorted(DFG, key=lambda x: x[1]), states
+        return sorted(DFG, key=_BY_INDEX), states
     else:
         DFG = []
-        children = root_node.children
-        for child in children:
-            if child.type == "for_in_clause":
+        types = [child.type for child in children]
+        if "for_in_clause" in types:
+            for child, ctype in zip(children, types, strict=True):
+                if ctype == "for_in_clause":
+                    temp, states = DFG_python(child, index_to_code, states)
+                    DFG += temp
+        for child, ctype in zip(children, types, strict=True):
+            if ctype != "for_in_clause":
                 temp, states = DFG_python(child, index_to_code, states)
                 DFG += temp
-        for child in children:
-            if child.type != "for_in_clause":
-                temp, states = DFG_python(child, index_to_code, states)
-                DFG += temp
-        return sorted(DFG, key=lambda x: x[1]), states
+        return sorted(DFG, key=_BY_INDEX), states
 
 
 def get_data_flow(code: str, root_node) -> list:
@@ -282,7 +293,7 @@ def get_data_flow(code: str, root_node) -> list:
             DFG, _ = DFG_python(root_node, index_to_code, {})
         except Exception:
             DFG = []
-        DFG = sorted(DFG, key=lambda x: x[1])
+        DFG = sorted(DFG, key=_BY_INDEX)
         indexs = set()
         for d in DFG:
             if len(d[-1]) != 0:

@@ -17,6 +17,7 @@ the program's quantum key set K(c)), with a Qiskit counterpart under ``lang="qis
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,7 +51,7 @@ def _parser():
     return _PARSER
 
 
-def _subtree_sexps(root) -> list[str]:
+def _subtree_sexps_slow(root) -> list[str]:
     """str() of the root and of every node that has children (the reference's subtrees)."""
     out = []
     stack = [root]
@@ -60,6 +61,48 @@ def _subtree_sexps(root) -> list[str]:
         for child in node.children:
             if child.child_count:
                 stack.append(child)
+    return out
+
+
+_PAREN = re.compile(r"[()]")
+
+
+def _subtree_sexps(root) -> list[str]:
+    """Same multiset as ``_subtree_sexps_slow``, cut out of ``str(root)`` in one pass.
+
+    Without parse errors the root's s-expression has one ``(`` per named node, in preorder,
+    and each named node's own ``str()`` is its balanced ``(...)`` span. Anonymous nodes with
+    children (``not in``, ``is not``) are not printed inside their parent, so they are
+    ``str()``-ed directly. Trees with errors may print quoted parentheses (``MISSING ")"``) and
+    take the slow path. tests/metrics/test_codebleu.py checks both paths agree on real code.
+    """
+    if root.has_error:
+        return _subtree_sexps_slow(root)
+    text = str(root)
+    has_children = [True]  # the root always counts
+    out = []
+    stack = list(reversed(root.children))
+    while stack:
+        node = stack.pop()
+        n = node.child_count
+        if node.is_named:
+            has_children.append(n > 0)
+        elif n:
+            out.append(str(node))
+        if n:
+            stack.extend(reversed(node.children))
+    if text.count("(") != len(has_children) or text.count(")") != len(has_children):
+        return _subtree_sexps_slow(root)  # unexpected layout: never guess
+    opens: list[int] = []
+    starts: list[int] = []
+    for m in _PAREN.finditer(text):
+        if m.group() == "(":
+            opens.append(len(starts))
+            starts.append(m.start())
+        else:
+            k = opens.pop()
+            if has_children[k]:
+                out.append(text[starts[k] : m.end()])
     return out
 
 

@@ -4,7 +4,7 @@ For one problem with ``n`` samples of which ``c`` pass,
 ``pass@k = 1 - C(n-c, k) / C(n, k) = 1 - prod_{i=n-c+1}^{n} (1 - k / i)``;
 the product form avoids huge binomials. Over problems the score is the mean.
 
->>> pass_at_k(10, 3, 1)
+>>> round(pass_at_k(10, 3, 1), 12)
 0.3
 >>> round(pass_at_k([10, 10], [0, 5], 5), 6)
 0.498016
@@ -63,7 +63,7 @@ def _as_int_array(values: int | Sequence[int] | np.ndarray, what: str) -> np.nda
     if arr.size and arr.dtype.kind == "f":
         bad = np.flatnonzero(arr != np.floor(arr))
         if bad.size:
-            raise ValueError(f"pass@k: problem {bad[0]} has non-integer {what}={arr[bad[0]]!r}")
+            raise ValueError(f"pass@k: problem {bad[0]} has non-integer {what}={float(arr[bad[0]])!r}")
         arr = arr.astype(np.int64)
     elif arr.size and arr.dtype.kind not in "iub":
         raise ValueError(f"pass@k: {what} must be integers, got dtype {arr.dtype}")
@@ -101,7 +101,7 @@ def _estimate(n: int, c: int, k: int) -> float:
 def pass_at_k_per_problem(n, c, k: int) -> np.ndarray:
     """pass@k of each problem, as a float array (validated like :func:`pass_at_k`)."""
     ns, cs, k = _validate(n, c, k)
-    return np.array([_estimate(int(a), int(b), k) for a, b in zip(ns, cs)], dtype=np.float64)
+    return np.array([_estimate(int(a), int(b), k) for a, b in zip(ns, cs, strict=True)], dtype=np.float64)
 
 
 def pass_at_k(n, c, k: int, *, per_problem: bool = False) -> float | PassAtK:
@@ -165,7 +165,7 @@ def partial_credit(passed: Sequence[int] | Sequence[Sequence[int]],
         if not all(nested):
             raise ValueError("partial_credit: mix of nested and flat entries")
         return float(np.mean([_fraction(p, t, f"problem {i}")
-                              for i, (p, t) in enumerate(zip(passed, total))]))
+                              for i, (p, t) in enumerate(zip(passed, total, strict=True))]))
     return _fraction(passed, total, "samples")
 
 
@@ -173,7 +173,7 @@ def _fraction(passed, total, where: str) -> float:
     if len(passed) != len(total) or not len(passed):
         raise ValueError(f"partial_credit: {where}: {len(passed)} passed counts, {len(total)} totals")
     fracs = []
-    for j, (p, t) in enumerate(zip(passed, total)):
+    for j, (p, t) in enumerate(zip(passed, total, strict=True)):
         if t <= 0 or p < 0 or p > t:
             raise ValueError(f"partial_credit: {where}, sample {j}: passed={p} of total={t}")
         fracs.append(p / t)

@@ -1,0 +1,40 @@
+"""The metrics: pass@k, CodeBLEU (standard and quantum), ROUGE-L and the hallucination check.
+
+Pure functions of strings and counts; each output carries a signature (see :mod:`.signature`).
+Names are imported lazily, so importing one metric does not load the others' dependencies.
+
+>>> from quantum_codegen_eval.metrics import pass_at_k
+>>> pass_at_k(5, 5, 1)
+1.0
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "pass_at_k": "passk",
+    "pass_at_k_ci": "passk",
+    "partial_credit": "passk",
+    "codebleu": "codebleu",
+    "rouge_l": "rouge",
+    "find_hallucinations": "hallucination",
+    "hallucination_rate": "hallucination",
+    "CodeParseError": "hallucination",
+    "Finding": "hallucination",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return __all__

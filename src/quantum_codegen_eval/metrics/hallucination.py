@@ -1,0 +1,332 @@
+"""Hallucination check: which PennyLane names in a piece of code exist in which release.
+
+Every reference to PennyLane (``qml.RX``, ``pl.qchem.molecular_hamiltonian``, a name imported
+with ``from pennylane import X``) is looked up in the shipped API index
+(``metrics/data/pennylane_api_index.json.xz``, built by ``loaders/pennylane_api_index.py``); no
+PennyLane needs to be installed. Code is parsed with :mod:`ast`; code that does not parse raises
+:class:`CodeParseError` (never an empty "no hallucinations" list).
+
+>>> code = '''import pennylane as pl
+... pl.QubitStateVector([1, 0], wires=0)
+... pl.RX(0.1, wires=0)
+... pl.FancyGate(wires=0)'''
+>>> [(f.name, f.line, f.status) for f in find_hallucinations(code, "0.45")]
+[('pl.QubitStateVector', 2, 'removed'), ('pl.RX', 3, 'ok'), ('pl.FancyGate', 4, 'hallucinated')]
+>>> find_hallucinations("def f(:")
+Traceback (most recent call last):
+...
+quantum_codegen_eval.metrics.hallucination.CodeParseError: line 1: invalid syntax
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import lzma
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+from .signature import make_signature
+
+__all__ = ["CodeParseError", "Finding", "HallucinationRate", "find_hallucinations",
+           "hallucination_rate", "index_versions", "load_index"]
+
+Status = Literal["ok", "hallucinated", "removed", "too_new"]
+INDEX_FILE = "pennylane_api_index.json.xz"
+
+
+class CodeParseError(ValueError):
+    """The code is not valid Python, so its PennyLane names cannot be checked."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reference to a PennyLane name.
+
+    ``name`` is the dotted name as written (``pl.QubitStateVector``), ``path`` its resolved
+    ``pennylane.`` path, ``versions`` the indexed releases in which the name exists and
+    ``target`` the release it was checked against.
+    """
+
+    name: str
+    path: str
+    line: int
+    column: int
+    status: Status
+    versions: tuple[str, ...]
+    target: str
+
+
+# ------------------------------------------------------------------------------------------
+# The index
+# ------------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=4)
+def load_index(path: str | None = None) -> dict:
+    """The API index (the shipped one by default); see ``loaders/pennylane_api_index.py``."""
+    if path is None:
+        data = resources.files(__package__).joinpath("data").joinpath(INDEX_FILE).read_bytes()
+    else:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    if data[:6] == b"\xfd7zXZ\x00":
+        data = lzma.decompress(data)
+    index = json.loads(data)
+    if not str(index.get("format", "")).startswith("qce-pennylane-api-index/"):
+        raise ValueError(f"{path or INDEX_FILE}: not a PennyLane API index")
+    return index
+
+
+def index_versions(index: dict | None = None) -> list[str]:
+    """The PennyLane releases in the index, oldest first."""
+    return list((index or load_index())["versions"])
+
+
+def _vkey(version: str) -> tuple[int, ...]:
+    parts = []
+    for p in version.split(".")[:3]:
+        digits = "".join(ch for ch in p if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts + [0] * (3 - len(parts)))
+
+
+def resolve_target(version: str | None, index: dict | None = None) -> int:
+    """Position of the release to check against: the newest indexed release not newer than
+    ``version``, compared on the parts given (``"0.45"`` matches ``0.45.1``; ``"0.33"`` gives
+    ``0.31.0`` when 0.32 and 0.33 are not indexed); default the newest.
+
+    >>> index_versions()[resolve_target("0.45")]
+    '0.45.1'
+    """
+    versions = index_versions(index)
+    if version is None:
+        return len(versions) - 1
+    given = [p for p in str(version).split(".") if p][:3]
+    want = _vkey(str(version))[:len(given)]
+    best = None
+    for i, v in enumerate(versions):
+        if _vkey(v)[:len(given)] <= want:
+            best = i
+    if best is None:
+        raise ValueError(f"PennyLane {version} is older than the oldest indexed release "
+                         f"{versions[0]}; indexed: {', '.join(versions)}")
+    return best
+
+
+def _node(index: dict, path: str) -> list | None:
+    node: list | None = None
+    children = index["tree"]
+    for part in path.split(".")[1:]:
+        node = children.get(part)
+        if node is None:
+            return None
+        children = node[2] if len(node) > 2 else {}
+    return node if node is not None else [-1, "module", index["tree"]]
+
+
+def _exists(index: dict, parts: list[str], bit: int) -> bool:
+    """Whether ``pennylane.<parts>`` exists in release ``bit``, following aliases."""
+    m = 1 << bit
+    path = "pennylane"
+    node: list = [-1, "module", index["tree"]]
+    for i, part in enumerate(parts):
+        kind = node[1]
+        if kind in ("other", "attr"):
+            return True  # attributes of functions, instances, ... are beyond the index
+        children = node[2] if len(node) > 2 else {}
+        child = children.get(part)
+        if child is None or not child[0] & m:
+            fb = index.get("fallbacks", {}).get(path, {})
+            for target, fmask in fb.items():
+                if fmask & m and _external_has(index, target[4:], part, m):
+                    return True
+            return False
+        path = f"{path}.{part}"
+        for target, amask in index["aliases"].get(path, {}).items():
+            if not amask & m:
+                continue
+            if target.startswith("ext:"):
+                rest = parts[i + 1:]
+                return not rest or _external_has(index, target[4:], rest[0], m)
+            home = _node(index, target)
+            if home is not None:
+                child = home
+                path = target
+            break
+        node = child
+    return True
+
+
+def _external_has(index: dict, module: str, attr: str, m: int) -> bool:
+    return bool(index["external"].get(module, {}).get(attr, 0) & m)
+
+
+def _status(mask: int, bit: int) -> Status:
+    if mask >> bit & 1:
+        return "ok"
+    if mask == 0:
+        return "hallucinated"
+    return "removed" if mask & ((1 << bit) - 1) else "too_new"
+
+
+# ------------------------------------------------------------------------------------------
+# Finding references in code
+# ------------------------------------------------------------------------------------------
+
+def _dotted(node: ast.AST) -> list[str] | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return parts[::-1]
+
+
+def _references(tree: ast.AST) -> list[tuple[str, str, int, int]]:
+    """(name as written, pennylane path, line, column) for every PennyLane reference."""
+    aliases: dict[str, str] = {}  # local name -> pennylane path
+    refs: list[tuple[str, str, int, int]] = []
+    # Imports first (in source order), so a use above its import still resolves.
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] != "pennylane":
+                    continue
+                if a.asname:
+                    aliases[a.asname] = a.name
+                else:
+                    aliases["pennylane"] = "pennylane"
+                if a.name != "pennylane":
+                    refs.append((a.name, a.name, node.lineno, node.col_offset))
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if node.module.split(".")[0] != "pennylane":
+                continue
+            if node.module != "pennylane":
+                refs.append((node.module, node.module, node.lineno, node.col_offset))
+            for a in node.names:
+                if a.name == "*":
+                    continue
+                full = f"{node.module}.{a.name}"
+                aliases[a.asname or a.name] = full
+                refs.append((full, full, node.lineno, node.col_offset))
+    if not aliases:
+        return sorted(refs, key=lambda r: (r[2], r[3]))
+    seen_chain: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and id(node) not in seen_chain:
+            parts = _dotted(node)
+            inner = node.value
+            while isinstance(inner, ast.Attribute):
+                seen_chain.add(id(inner))
+                inner = inner.value
+            if parts and parts[0] in aliases:
+                seen_chain.add(id(inner))
+                base = aliases[parts[0]]
+                refs.append((".".join(parts), ".".join([base, *parts[1:]]), node.lineno,
+                             node.col_offset))
+        elif (isinstance(node, ast.Name) and id(node) not in seen_chain
+              and isinstance(node.ctx, ast.Load) and node.id in aliases
+              and aliases[node.id] != "pennylane" and node.id != aliases[node.id]):
+            refs.append((node.id, aliases[node.id], node.lineno, node.col_offset))
+    return sorted(refs, key=lambda r: (r[2], r[3]))
+
+
+def _parse(code: str) -> ast.AST:
+    try:
+        return ast.parse(code)
+    except SyntaxError as exc:
+        raise CodeParseError(f"line {exc.lineno}: {exc.msg}", exc.lineno) from None
+    except ValueError as exc:  # null bytes
+        raise CodeParseError(str(exc)) from None
+
+
+def find_hallucinations(code: str, pennylane_version: str | None = None, *,
+                        index: dict | None = None) -> list[Finding]:
+    """One :class:`Finding` per PennyLane reference in ``code``, in source order.
+
+    ``pennylane_version`` is the release to check against (default: the newest indexed; a
+    release between two indexed ones is checked against the older one). Status: ``ok`` (exists
+    in the target), ``hallucinated`` (in no indexed release), ``removed`` (only in releases
+    older than the target) or ``too_new`` (only in newer ones). Raises :class:`CodeParseError`
+    when ``code`` is not valid Python.
+    """
+    index = index or load_index()
+    bit = resolve_target(pennylane_version, index)
+    versions = index["versions"]
+    out = []
+    for name, path, line, col in _references(_parse(code)):
+        parts = path.split(".")[1:]
+        mask = sum(1 << b for b in range(len(versions)) if _exists(index, parts, b))
+        out.append(Finding(name=name, path=path, line=line, column=col,
+                           status=_status(mask, bit),
+                           versions=tuple(v for b, v in enumerate(versions) if mask >> b & 1),
+                           target=versions[bit]))
+    return out
+
+
+@dataclass(frozen=True)
+class HallucinationRate:
+    """Share of solutions with at least one hallucinated name (see :func:`hallucination_rate`)."""
+
+    rate: float
+    n_solutions: int
+    n_checked: int
+    n_hallucinated: int
+    n_removed: int
+    n_too_new: int
+    n_unparsable: int
+    per_solution: tuple[str, ...]
+    signature: str
+
+
+def hallucination_rate(codes: Iterable[str], pennylane_version: str | None = None, *,
+                       unparsable: Literal["exclude", "hallucinated", "clean"] = "exclude",
+                       index: dict | None = None) -> HallucinationRate:
+    """Share of solutions with >= 1 ``hallucinated`` name.
+
+    ``unparsable`` says how code that does not parse counts: ``exclude`` (default: left out of
+    the denominator, counted in ``n_unparsable``), ``hallucinated`` or ``clean``.
+    ``per_solution`` holds ``hallucinated``, ``clean`` or ``unparsable`` for each solution;
+    ``n_removed``/``n_too_new`` count solutions with such a name (and none hallucinated).
+
+    >>> r = hallucination_rate(["import pennylane as qml\\nqml.Hadamard(0)",
+    ...                         "import pennylane as qml\\nqml.Hadamrd(0)", "def f(:"])
+    >>> (r.rate, r.n_checked, r.per_solution)
+    (0.5, 2, ('clean', 'hallucinated', 'unparsable'))
+    """
+    if unparsable not in ("exclude", "hallucinated", "clean"):
+        raise ValueError(f"unparsable must be exclude, hallucinated or clean, got {unparsable!r}")
+    index = index or load_index()
+    target = index["versions"][resolve_target(pennylane_version, index)]
+    per, n_h, n_r, n_t, n_u = [], 0, 0, 0, 0
+    for code in codes:
+        try:
+            statuses = {f.status for f in find_hallucinations(code, target, index=index)}
+        except CodeParseError:
+            per.append("unparsable")
+            n_u += 1
+            continue
+        if "hallucinated" in statuses:
+            per.append("hallucinated")
+            n_h += 1
+        else:
+            per.append("clean")
+            n_r += "removed" in statuses
+            n_t += "too_new" in statuses
+    checked = len(per) - (n_u if unparsable == "exclude" else 0)
+    hits = n_h + (n_u if unparsable == "hallucinated" else 0)
+    sig = make_signature("hallucination_rate", pennylane=target, unparsable=unparsable,
+                         index=",".join(index["versions"]))
+    return HallucinationRate(rate=hits / checked if checked else 0.0, n_solutions=len(per),
+                             n_checked=checked, n_hallucinated=n_h, n_removed=n_r,
+                             n_too_new=n_t, n_unparsable=n_u, per_solution=tuple(per),
+                             signature=sig)

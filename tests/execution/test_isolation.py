@@ -1,0 +1,109 @@
+"""Isolation that needs its own pools: state between samples, a dead worker, reading an
+interpreter the sandbox user may not read, Qiskit's thread pool in forked children."""
+
+from __future__ import annotations
+
+import glob
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from quantum_codegen_eval.execution import Job, Limits, Sandbox
+
+ROOT = os.geteuid() == 0
+
+
+def test_no_state_carried_between_samples():
+    with Sandbox(workers=1, preload=("numpy",), wall_time=10) as sb:
+        patch = sb.run("import numpy, sys\nnumpy.pi = 3\nnumpy.linalg.norm = len\n"
+                       "sys.modules['json'] = None\nimport builtins\nbuiltins.print = None\n"
+                       "open('marker', 'w').write('x')")
+        assert patch.status == "ok", patch.stderr
+        check = sb.run("import numpy, json, os\n"
+                       "print(numpy.pi, numpy.linalg.norm([3, 4]), json.dumps([1]), os.listdir())")
+        assert check.stdout == "3.141592653589793 5.0 [1] []\n", check.stderr
+        rng = [sb.run("import numpy, random\nprint(numpy.random.rand(), random.random())").stdout
+               for _ in range(2)]
+        assert rng[0] != rng[1]  # every sample is seeded afresh, like a new interpreter
+
+
+def test_dead_worker_is_replaced_and_the_job_still_gets_a_result():
+    with Sandbox(workers=1, preload=(), user=None, wall_time=20) as sb:
+        # without a separate uid the program may kill its parent, the forked worker
+        r = sb.run("import os, signal, time\nos.kill(os.getppid(), signal.SIGKILL)\n"
+                   "time.sleep(30)")
+        assert r.status == "killed" and r.wall_time < 15
+        # killed from outside mid-job
+        first = sb.run("pass")
+        zpid = next(iter(sb._all_slots[0].zygotes.values())).pid
+        threading.Timer(1.0, os.kill, (zpid, signal.SIGKILL)).start()
+        r = sb.run("import time\ntime.sleep(30)")
+        assert r.status == "killed"
+        after = sb.run("print('alive')")
+        assert (first.status, after.status, after.stdout) == ("ok", "ok", "alive\n")
+        assert next(iter(sb._all_slots[0].zygotes.values())).pid != zpid
+
+
+def _unreadable_python() -> str | None:
+    for path in sorted(glob.glob("/root/.pyenv/versions/3.1[0-3]*/bin/python3")):
+        return path
+    return None
+
+
+@pytest.mark.skipif(not ROOT or _unreadable_python() is None,
+                    reason="needs root and an interpreter under /root (mode 0700)")
+def test_interpreter_the_sandbox_user_cannot_read():
+    python = _unreadable_python()
+    program = ("import os, decimal, fractions, sqlite3\n"
+               "caps = [l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')]\n"
+               "print(os.getuid() != 0, caps[0])\n"
+               "for path in ('/root/pwned', os.path.dirname(os.__file__) + '/pwned.py'):\n"
+               "    try:\n"
+               "        open(path, 'w')\n"
+               "        print('WROTE', path)\n"
+               "    except PermissionError:\n"
+               "        pass\n")
+    with Sandbox(workers=1, preload=(), python=python, wall_time=20) as sb:
+        r = sb.run(program)
+        assert sb.isolation["keep_read_capability"] is True
+        # only CAP_DAC_READ_SEARCH (bit 2) is left: reads work, writes obey the uid
+        assert (r.status, r.stdout) == ("ok", "True 0000000000000004\n"), r.stderr
+        sb._readable_cache[python] = True  # pretend the probe said "readable"
+        r = sb.run("import decimal")
+        assert r.status == "error" and r.exception.type in ("PermissionError",
+                                                            "ModuleNotFoundError"), r.stderr
+    assert not os.path.exists("/root/pwned")
+
+
+@pytest.mark.skipif(not ROOT, reason="needs root")
+def test_readable_interpreter_keeps_no_capability(light_sandbox):
+    r = light_sandbox.run("print([l.split()[1] for l in open('/proc/self/status')"
+                          " if l.startswith(('CapEff', 'CapPrm', 'CapBnd'))])")
+    assert light_sandbox.isolation["keep_read_capability"] is False
+    assert r.stdout == "['0000000000000000', '0000000000000000', '000001ffffffffff']\n" or (
+        r.stdout.startswith("['0000000000000000', '0000000000000000'")), r.stdout
+
+
+TRANSPILE = """
+from qiskit import QuantumCircuit, transpile
+qc = QuantumCircuit(5)
+for i in range(4):
+    qc.h(i); qc.cx(i, i + 1); qc.rz(0.1 * i, i + 1); qc.cx(i, i + 1)
+out = transpile(qc, basis_gates=["cx", "rz", "sx", "x"], optimization_level=2, seed_transpiler=1)
+print(out.count_ops().get("cx", 0) > 0)
+"""
+
+
+@pytest.mark.slow
+def test_level2_transpile_in_many_forked_children_never_hangs(sandbox):
+    jobs = [Job(TRANSPILE, id=str(i), limits=Limits(wall_time=60)) for i in range(40)]
+    t0 = time.monotonic()
+    results = sandbox.run_jobs(jobs)
+    assert [(r.status, r.stdout) for r in results] == [("ok", "True\n")] * 40, [
+        r for r in results if r.status != "ok"][:1]
+    assert time.monotonic() - t0 < 120
+    info = sandbox.isolation
+    assert "qiskit" in info["preloaded"]

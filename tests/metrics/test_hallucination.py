@@ -1,0 +1,176 @@
+"""The hallucination check against the shipped PennyLane API index."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from quantum_codegen_eval.metrics.hallucination import (
+    CodeParseError,
+    find_hallucinations,
+    hallucination_rate,
+    index_versions,
+    load_index,
+    resolve_target,
+)
+
+CODE = textwrap.dedent("""\
+    import pennylane as qml
+    from pennylane import numpy as np
+    from pennylane.templates import StronglyEntanglingLayers
+    from pennylane import QubitStateVector as QSV
+    import pennylane
+
+    dev = qml.device("default.qubit", wires=2)
+
+    @qml.qnode(dev)
+    def circuit(x):
+        qml.QubitStateVector(np.array([1, 0]), wires=0)
+        qml.RX.compute_matrix(x)
+        qml.RX.no_such_attribute
+        QSV([1, 0], wires=1)
+        StronglyEntanglingLayers.shape(n_layers=1, n_wires=2)
+        pennylane.transforms.compile
+        qml.StatePrep([1, 0], wires=0)
+        qml.math.sin(x)
+        qml.QuantumMagicGate(wires=0)
+        return qml.expval(qml.PauliZ(0))
+    """)
+
+
+def by_name(findings):
+    return {(f.name, f.line): f for f in findings}
+
+
+def test_statuses_on_current_release():
+    found = by_name(find_hallucinations(CODE))
+    target = index_versions()[-1]
+    assert all(f.target == target for f in found.values())
+    expect = {
+        ("pennylane.numpy", 2): "ok",
+        ("pennylane.templates", 3): "ok",
+        ("pennylane.templates.StronglyEntanglingLayers", 3): "ok",
+        ("pennylane.QubitStateVector", 4): "removed",
+        ("qml.device", 7): "ok",
+        ("qml.qnode", 9): "ok",
+        ("qml.QubitStateVector", 11): "removed",
+        ("np.array", 11): "ok",
+        ("qml.RX.compute_matrix", 12): "ok",
+        ("qml.RX.no_such_attribute", 13): "hallucinated",
+        ("QSV", 14): "removed",
+        ("StronglyEntanglingLayers.shape", 15): "ok",
+        ("pennylane.transforms.compile", 16): "ok",
+        ("qml.StatePrep", 17): "ok",
+        ("qml.math.sin", 18): "ok",
+        ("qml.QuantumMagicGate", 19): "hallucinated",
+        ("qml.expval", 20): "ok",
+        ("qml.PauliZ", 20): "ok",
+    }
+    assert {k: f.status for k, f in found.items()} == expect
+    assert found[("QSV", 14)].path == "pennylane.QubitStateVector"
+    assert found[("np.array", 11)].path == "pennylane.numpy.array"
+    assert found[("StronglyEntanglingLayers.shape", 15)].path == (
+        "pennylane.templates.StronglyEntanglingLayers.shape")
+    assert "0.21.0" in found[("qml.QubitStateVector", 11)].versions
+    assert found[("qml.QuantumMagicGate", 19)].versions == ()
+
+
+def test_statuses_on_old_release():
+    found = by_name(find_hallucinations(CODE, "0.21"))
+    assert found[("qml.QubitStateVector", 11)].status == "ok"
+    assert found[("qml.StatePrep", 17)].status == "too_new"
+    assert found[("qml.QuantumMagicGate", 19)].status == "hallucinated"
+    assert found[("qml.RX.compute_matrix", 12)].status == "too_new"  # added in 0.22
+    assert {f.target for f in found.values()} == {"0.21.0"}
+
+
+def test_alias_forms():
+    code = textwrap.dedent("""\
+        import pennylane as pl
+        import pennylane.numpy as pnp
+        from pennylane import Hadamard as H, CNOT
+        pl.QubitStateVector([1, 0], wires=0)
+        pnp.tensor
+        H(wires=0); CNOT(wires=[0, 1])
+        other.QubitStateVector
+        qml.NotImported
+        """)
+    got = [(f.name, f.path, f.line, f.status) for f in find_hallucinations(code, "0.45")]
+    assert got == [
+        ("pennylane.numpy", "pennylane.numpy", 2, "ok"),
+        ("pennylane.Hadamard", "pennylane.Hadamard", 3, "ok"),
+        ("pennylane.CNOT", "pennylane.CNOT", 3, "ok"),
+        ("pl.QubitStateVector", "pennylane.QubitStateVector", 4, "removed"),
+        ("pnp.tensor", "pennylane.numpy.tensor", 5, "ok"),
+        ("H", "pennylane.Hadamard", 6, "ok"),
+        ("CNOT", "pennylane.CNOT", 6, "ok"),
+    ]
+    assert find_hallucinations("import numpy as np\nnp.foo()\n") == []
+    bad_import = find_hallucinations("from pennylane import MagicGate\n")
+    assert [(f.path, f.status) for f in bad_import] == [("pennylane.MagicGate", "hallucinated")]
+
+
+def test_unparsable_code_is_reported_not_clean():
+    with pytest.raises(CodeParseError, match="line 2") as info:
+        find_hallucinations("import pennylane as qml\ndef f(:\n    qml.Fake()\n")
+    assert info.value.line == 2
+
+
+def test_hallucination_rate_and_unparsable_policy():
+    codes = ["import pennylane as qml\nqml.Hadamard(0)",
+             "import pennylane as qml\nqml.Hadamrd(0)",
+             "import pennylane as qml\nqml.QubitStateVector([1, 0], wires=0)",
+             "def f(:"]
+    r = hallucination_rate(codes, "0.45")
+    assert (r.rate, r.n_checked, r.n_unparsable, r.n_removed) == (1 / 3, 3, 1, 1)
+    assert r.per_solution == ("clean", "hallucinated", "clean", "unparsable")
+    assert hallucination_rate(codes, unparsable="hallucinated").rate == 0.5
+    assert hallucination_rate(codes, unparsable="clean").rate == 0.25
+    assert "pennylane:0.45.1|unparsable:exclude" in r.signature
+    with pytest.raises(ValueError, match="unparsable"):
+        hallucination_rate(codes, unparsable="skip")
+
+
+def test_target_resolution():
+    versions = index_versions()
+    assert versions[resolve_target(None)] == versions[-1]
+    assert versions[resolve_target("0.45")] == "0.45.1"
+    assert versions[resolve_target("0.34.0")] == "0.34.0"
+    assert versions[resolve_target("0.29")] == "0.28.0"
+    with pytest.raises(ValueError, match="older than the oldest indexed release"):
+        resolve_target("0.20")
+
+
+def test_shipped_index_records_how_it_was_built():
+    index = load_index()
+    assert {"0.21.0", "0.28.0", "0.34.0", "0.45.1"} <= set(index["versions"])
+    assert index["versions"] == sorted(index["versions"], key=lambda v: tuple(map(int, v.split("."))))
+    assert set(index["built_with"]["environments"]) == set(index["versions"])
+    assert "pennylane_api_index" in index["built_with"]["builder"]
+
+
+def test_check_runs_without_pennylane():
+    probe = ("import sys; sys.modules['pennylane'] = None\n"
+             "from quantum_codegen_eval.metrics.hallucination import find_hallucinations\n"
+             "print([f.status for f in find_hallucinations('import pennylane as q\\nq.RX, q.Nope')])")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['ok', 'hallucinated']"
+
+
+def test_rebuilding_current_release_gives_the_shipped_names():
+    pennylane = pytest.importorskip("pennylane")
+    from quantum_codegen_eval.loaders import pennylane_api_index as builder
+
+    index = load_index()
+    if pennylane.__version__ not in index["versions"]:
+        pytest.fail(f"installed PennyLane {pennylane.__version__} is not in the shipped index "
+                    f"{index['versions']}: rebuild it (docs/metrics/hallucination.md)")
+    walked = builder.walk_in(sys.executable)  # a fresh interpreter: no imports from other tests
+    shipped = builder.names_of(index, pennylane.__version__)
+    fresh = set(walked["names"]) | {"pennylane"}
+    assert not (fresh - shipped) and not (shipped - fresh), (
+        f"missing from the shipped index: {sorted(fresh - shipped)[:10]}; "
+        f"not found on rebuild: {sorted(shipped - fresh)[:10]}")
