@@ -48,7 +48,7 @@ RECIPES: dict[str, tuple[str, ...]] = {
                "retworkx==0.13.2", "semantic_version==2.10.0", "toml", "appdirs", "cachetools",
                "requests"),
     "0.31.0": ("pennylane==0.31.0", "pennylane-lightning==0.31.0", "numpy==1.23.5",
-               "scipy==1.10.0", "autograd==1.6.2", "autoray==0.6.3", "networkx", "rustworkx",
+               "scipy==1.10.0", "autograd==1.5", "autoray==0.6.3", "networkx", "rustworkx",
                "semantic_version", "toml", "appdirs", "cachetools", "requests"),
     "0.34.0": ("pennylane==0.34.0", "pennylane-lightning==0.34.0", "numpy<2", "scipy<1.13",
                "autograd==1.6.2", "autoray<0.7", "networkx", "rustworkx", "semantic_version",

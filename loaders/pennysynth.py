@@ -193,14 +193,20 @@ def _self_contained(blocks: list[str], i: int) -> str:
 
 
 class _Normaliser(ast.NodeTransformer):
-    def __init__(self, keep: set[str]) -> None:
-        self.keep = keep
+    def __init__(self, aliases: dict[str, str]) -> None:
+        self.aliases = aliases
         self.names: dict[str, str] = {}
 
     def _n(self, name: str) -> str:
-        if name in self.keep:
+        if name in self.aliases:
+            return self.aliases[name]
+        if name in _BUILTINS:
             return name
         return self.names.setdefault(name, f"v{len(self.names)}")
+
+    def visit_alias(self, node: ast.alias) -> ast.AST:
+        node.asname = None
+        return node
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         node.id = self._n(node.id)
@@ -252,7 +258,8 @@ class _Normaliser(ast.NodeTransformer):
 def normalise(code: str) -> str:
     """Code with formatting, comments, docstrings, local names, floats and strings erased.
 
-    Kept: imported names (``qml``, ``np``, ``from x import y``), attribute names (``qml.RX``),
+    Kept: imported names, as what they import (``qml`` and ``qp`` both become ``pennylane``;
+    ``np`` alone is taken to be ``pennylane.numpy``), attribute names (``qml.RX``),
     keyword names (``wires=``), builtins, integers and the order of statements. Code that does
     not parse is normalised on whitespace only.
     """
@@ -260,12 +267,18 @@ def normalise(code: str) -> str:
         tree = ast.parse(code)
     except SyntaxError:
         return re.sub(r"\s+", " ", re.sub(r"#.*", "", code)).strip()
-    keep = set(_BUILTINS)
+    # imported names stand for what they import, so `qml.RX` and `qp.RX` are the same call
+    aliases = {"qml": "pennylane", "qp": "pennylane", "np": "pennylane.numpy",
+               "pnp": "pennylane.numpy"}
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
+        if isinstance(node, ast.Import):
             for a in node.names:
-                keep.add((a.asname or a.name).split(".")[0])
-    tree = _Normaliser(keep).visit(tree)
+                aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else \
+                    a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                aliases[a.asname or a.name] = f"{node.module or ''}.{a.name}"
+    tree = _Normaliser(aliases).visit(tree)
     return ast.unparse(ast.fix_missing_locations(tree))
 
 

@@ -192,9 +192,12 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    report = run_demo(args.out)
-    print(json.dumps(report.summary, indent=2, default=str) if args.json else report.to_markdown())
-    print(f"\nreport written to {args.out}/", file=sys.stderr)
+    reports = run_demo(args.out)
+    if args.json:
+        print(json.dumps({r.config: r.summary for r in reports}, indent=2, default=str))
+    else:
+        print("\n".join(r.to_markdown() for r in reports))
+    print(f"reports written to {args.out}/{{{','.join(r.config for r in reports)}}}/", file=sys.stderr)
     return EXIT_OK
 
 

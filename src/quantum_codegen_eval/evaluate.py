@@ -155,10 +155,12 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> Non
     jobs = []
     pending: dict[str, int] = {}
     results: dict[str, list[Any]] = {}
+    original_ids: dict[str, str] = {}  # pool-wide unique id -> the id the judge gave the job
     for key, (_sample, sample_jobs) in planned.items():
         pending[key] = len(sample_jobs)
         results[key] = [None] * len(sample_jobs)
         for j, job in enumerate(sample_jobs):
+            original_ids[f"{key}::{j}"] = job.id
             jobs.append(replace(job, id=f"{key}::{j}"))
 
     def finish(key: str) -> None:
@@ -179,7 +181,7 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> Non
         finish(key)
     for result in sandbox.map(jobs):
         key, _, j = result.id.rpartition("::")
-        results[key][int(j)] = result
+        results[key][int(j)] = replace(result, id=original_ids[result.id])
         pending[key] -= 1
         if pending[key] == 0:
             finish(key)

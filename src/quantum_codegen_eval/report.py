@@ -126,9 +126,8 @@ def build_report(*, benchmark: str, config: str | None, samples: list[Sample],
         summary["errors"] = {c: counts.get(c, 0) for c in (*ERROR_CLASSES, "unclassified") if counts.get(c)}
         summary["errors_total"] = len(failed)
 
-    codes = {s.key: extract_code(s.completion, plain_ok=True) if not s.format_error else None
-             for s in samples}
-    lang = LANG.get(benchmark, "python")
+    codes = {s.key: _candidate_code(module, problems.get(s.problem_id), s) for s in samples}
+    lang = module.language(config) if hasattr(module, "language") else LANG.get(benchmark, "python")
     pairs = [(s.key, module.reference_code(problems[s.problem_id]), codes[s.key]) for s in samples
              if s.problem_id in problems and codes[s.key]]
     pairs = [(key, ref, code) for key, ref, code in pairs if ref]
@@ -157,6 +156,16 @@ def build_report(*, benchmark: str, config: str | None, samples: list[Sample],
                   per_sample=per_sample, signatures=signatures)
 
 
+def _candidate_code(module: Any, record: Any, sample: Sample) -> str | None:
+    """The code a metric sees: the benchmark's own assembly where it has one (e.g. prompt +
+    function body for HumanEval-style tasks), else the code extracted from the completion."""
+    if sample.format_error:
+        return None
+    if record is not None and hasattr(module, "candidate_code"):
+        return module.candidate_code(record, sample.completion)
+    return extract_code(sample.completion, plain_ok=True)
+
+
 def _attach(per_sample: list[dict[str, Any]], keys: list[str], name: str, values: list[Any]) -> None:
     index = {row["key"]: row for row in per_sample}
     for key, value in zip(keys, values):
@@ -164,7 +173,7 @@ def _attach(per_sample: list[dict[str, Any]], keys: list[str], name: str, values
 
 
 def _hallucination_summary(samples, codes, problems, per_sample) -> dict[str, Any]:
-    from .metrics.hallucination import find_hallucinations
+    from .metrics.hallucination import CodeParseError, find_hallucinations
 
     index = {row["key"]: row for row in per_sample}
     checked = with_any = unparsable = 0
@@ -176,7 +185,7 @@ def _hallucination_summary(samples, codes, problems, per_sample) -> dict[str, An
         version = getattr(problems[s.problem_id], "pennylane_version", None)
         try:
             findings = find_hallucinations(code, pennylane_version=version)
-        except SyntaxError:
+        except CodeParseError:
             unparsable += 1
             index[s.key]["hallucinated"] = None
             continue

@@ -132,6 +132,8 @@ def test_hallucination_rate_and_unparsable_policy():
     assert "pennylane:0.45.1|unparsable:exclude" in r.signature
     with pytest.raises(ValueError, match="unparsable"):
         hallucination_rate(codes, unparsable="skip")
+    with pytest.raises(TypeError, match="solution 1 is a bytes"):
+        hallucination_rate(["x = 1", b"import pennylane"])
 
 
 def test_target_resolution():

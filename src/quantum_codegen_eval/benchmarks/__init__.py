@@ -27,6 +27,7 @@ BENCHMARKS = {
     "qcoder": "quantum_codegen_eval.benchmarks.qcoder",
     "qiskit_humaneval": "quantum_codegen_eval.benchmarks.qiskit_humaneval",
     "pennysynth": "quantum_codegen_eval.benchmarks.pennysynth",
+    "sample": "quantum_codegen_eval.benchmarks.sample",
 }
 
 _ALIASES = {"qiskit-humaneval": "qiskit_humaneval", "humaneval": "qiskit_humaneval",

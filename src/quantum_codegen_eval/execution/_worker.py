@@ -458,6 +458,44 @@ def _children():
 # ---------------------------------------------------------------- modes
 
 
+def warm_plugins(names):
+    """Import the plugin modules the preloaded packages register as entry points (groups named
+    after them, e.g. ``qiskit.transpiler.*``, ``pennylane.plugins``): frameworks import those on
+    first use, which would otherwise be paid again in every child. Importing runs no framework
+    code paths beyond module bodies. Returns the number of plugin modules imported."""
+    tops = {n.split(".")[0] for n in names}
+    if not tops:
+        return 0
+    try:
+        from importlib import metadata
+
+        eps = metadata.entry_points()
+    except Exception:
+        return 0
+    groups = eps.values() if isinstance(eps, dict) else [eps]
+    wanted, group_names = set(), set()
+    for group in groups:
+        for ep in group:
+            if ep.group.split(".")[0] in tops:
+                group_names.add(ep.group)
+                wanted.add(getattr(ep, "module", None) or ep.value.split(":")[0].strip())
+    count = 0
+    for module in sorted(wanted):
+        try:
+            __import__(module)
+            count += 1
+        except BaseException:
+            pass
+    cache = sys.modules.get("stevedore._cache")
+    if cache is not None:  # stevedore's entry-point scan is cached in memory: fill it once here
+        for group in sorted(group_names):
+            try:
+                cache.get_group_all(group)
+            except BaseException:
+                pass
+    return count
+
+
 def zygote(control_fd, config):
     sock = socket.socket(fileno=control_fd)
     preloaded, failed = [], {}
@@ -467,6 +505,7 @@ def zygote(control_fd, config):
             preloaded.append(name)
         except BaseException as e:  # a broken module must not kill the worker
             failed[name] = f"{type(e).__name__}: {_safe_str(e)}"
+    plugins = warm_plugins(preloaded)
     net = "not requested"
     if config.get("unshare_net"):
         net = unshare_network()
@@ -479,6 +518,7 @@ def zygote(control_fd, config):
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     send_msg(sock, {"ready": os.getpid(), "preloaded": preloaded, "failed": failed, "net": net,
+                    "plugins": plugins,
                     "threads": len(os.listdir("/proc/self/task")),
                     "python": sys.version.split()[0]})
     while True:

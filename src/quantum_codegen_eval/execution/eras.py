@@ -2,12 +2,13 @@
 
 Each era environment is a virtual environment built from the interpreter that runs this package
 (``sys._base_executable``, so the stdlib-only sandbox worker runs there too) with one pinned
-recipe. They live in ``$QCE_CACHE`` (default ``~/.cache/quantum-codegen-eval``) under ``envs/``,
-are created on demand (a few minutes of ``pip install``) and reused afterwards.
+recipe. They live in :func:`cache_dir` (``$QCE_CACHE/envs``, ``~/.cache/quantum-codegen-eval/envs``,
+or a system folder when the home is closed to the sandbox user), are created on demand (a few minutes of ``pip install``; ``env_python`` creates on first use)
+and reused afterwards.
 
 >>> [row["name"] for row in list_envs()]
 ['qhack-2022', 'qhack-2023', 'qhack-2024']
->>> python = env_python("qhack-2023")  # doctest: +SKIP  (creates it on first use)
+>>> python = env_python("qhack-2023")  # doctest: +SKIP
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ def _module_ok(name):
     return name == "__future__" or any(name == m or name.startswith(m + ".") for m in ALLOWED)
 
 def _guard(name, globals=None, locals=None, fromlist=(), level=0):
-    if (globals or {}).get("__name__") == CAND:
+    # the caller's frame, not the (forgeable) globals argument, says who is importing
+    if sys._getframe(1).f_globals.get("__name__") == CAND or (globals or {}).get("__name__") == CAND:
         bad = None
         if level:
             bad = "relative import"

@@ -430,7 +430,8 @@ class QHackJudge:
             jobs.append(Job(_RUNNER, id=f"{_get(problem, 'id')}::{t['name']}",
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
                             python=python, preload=("numpy", "pennylane"),
-                            limits=Limits(wall_time=limit, memory_mb=self.memory_mb)))
+                            limits=Limits(wall_time=limit, cpu_time=2 * limit,
+                                          memory_mb=self.memory_mb)))
         return jobs
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:

@@ -170,7 +170,9 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
         if rtype == code:
             return [], states
         elif code in states:
-            return [(code, idx, "comesFrom", [code], states[code].copy())], states
+            # The reference copies states[code] here; state lists are never changed in place
+            # once stored (merges build new lists), so sharing them is equivalent.
+            return [(code, idx, "comesFrom", [code], states[code])], states
         else:
             if rtype == "identifier":
                 states = states.copy()

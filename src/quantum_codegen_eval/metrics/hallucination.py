@@ -259,6 +259,8 @@ def find_hallucinations(code: str, pennylane_version: str | None = None, *,
     older than the target) or ``too_new`` (only in newer ones). Raises :class:`CodeParseError`
     when ``code`` is not valid Python.
     """
+    if not isinstance(code, str):
+        raise TypeError(f"find_hallucinations: code must be a str, got {type(code).__name__}")
     index = index or load_index()
     bit = resolve_target(pennylane_version, index)
     versions = index["versions"]
@@ -308,7 +310,10 @@ def hallucination_rate(codes: Iterable[str], pennylane_version: str | None = Non
     index = index or load_index()
     target = index["versions"][resolve_target(pennylane_version, index)]
     per, n_h, n_r, n_t, n_u = [], 0, 0, 0, 0
-    for code in codes:
+    for i, code in enumerate(codes):
+        if not isinstance(code, str):
+            raise TypeError(f"hallucination_rate: solution {i} is a {type(code).__name__}, "
+                            "not a str")
         try:
             statuses = {f.status for f in find_hallucinations(code, target, index=index)}
         except CodeParseError:
