@@ -55,8 +55,10 @@ RECIPES: dict[str, tuple[str, ...]] = {
                "toml", "appdirs", "cachetools", "requests"),
     "0.37.0": ("pennylane==0.37.0", "pennylane-lightning==0.37.0", "numpy<2", "scipy<1.14",
                "autoray==0.6.12", "autograd", "networkx", "rustworkx"),
-    "0.40.0": ("pennylane==0.40.0", "pennylane-lightning==0.40.0", "numpy<2.1", "scipy<1.15"),
-    "0.42.0": ("pennylane==0.42.0", "pennylane-lightning==0.42.0"),
+    # autoray 0.8 dropped NumpyMimic, which qml.math of 0.40-0.42 subclasses
+    "0.40.0": ("pennylane==0.40.0", "pennylane-lightning==0.40.0", "numpy<2.1", "scipy<1.15",
+               "autoray==0.7.2"),
+    "0.42.0": ("pennylane==0.42.0", "pennylane-lightning==0.42.0", "autoray==0.7.2"),
 }
 
 _SKIP_SUBMODULE_PARTS = {"tests", "conftest"}

@@ -18,7 +18,7 @@ Two sources:
 
 Options: ``modules`` (comma-separated module prefixes, default ``pennylane``), ``limit`` (max
 examples, after sorting), ``time_limit`` (seconds per example, default 20), ``workers``,
-``keep_failed`` (also write unverified examples, default false).
+``keep_failed`` (also write unverified examples, default false), ``progress`` (default true).
 
 >>> normalise("a = qml.RX(0.1, wires=0)") == normalise("angle=qml.RX( 0.7 ,wires=0)  # c")
 True
@@ -361,22 +361,31 @@ def harvest(modules: str | list[str] = "pennylane", limit: int | None = None) ->
 # ---------------------------------------------------------------- verification and build
 
 def verify(cands: list[Candidate], *, time_limit: float = DEFAULT_TIME_LIMIT,
-           workers: int | None = None, sandbox: Any = None) -> None:
+           workers: int | None = None, sandbox: Any = None, progress: bool = False) -> None:
     """Run every candidate in the sandbox; sets ``status`` (passed/failed/timeout) and message."""
     from quantum_codegen_eval.execution import Job, Limits, Sandbox
 
     limits = Limits(wall_time=time_limit)
-    jobs = [Job(c.code, id=c.id, limits=limits, env={"MPLBACKEND": "Agg"}) for c in cands]
+    jobs = [Job(c.code, id=str(i), limits=limits, env={"MPLBACKEND": "Agg"})
+            for i, c in enumerate(cands)]
     own = sandbox is None
     sb = Sandbox(workers=workers) if own else sandbox
+    results: dict[int, Any] = {}
     try:
-        results = sb.run_jobs(jobs)
+        stream = sb.map(jobs)
+        if progress:
+            from tqdm import tqdm
+
+            stream = tqdm(stream, total=len(jobs), desc="verifying examples", unit="ex")
+        for r in stream:
+            results[int(r.id)] = r
     finally:
         if own:
             sb.close()
-    for c, r in zip(cands, results, strict=True):
+    for i, c in enumerate(cands):
+        r = results[i]
         if r.status == "ok":
-            c.status = "passed"
+            c.status, c.message = "passed", ""
         elif r.status == "timeout":
             c.status, c.message = "timeout", f"over {time_limit:g} s"
         else:
@@ -453,7 +462,7 @@ def _bool(value: Any) -> bool:
 
 def build(source: str | Path | None, out: str | Path, **options: Any) -> dict[str, Any]:
     """Write the dataset folder; returns counts (found, verified, failed, timeout, kept)."""
-    known = {"modules", "limit", "time_limit", "workers", "keep_failed"}
+    known = {"modules", "limit", "time_limit", "workers", "keep_failed", "progress"}
     if set(options) - known:
         raise ValueError(f"pennysynth builder: unknown options {sorted(set(options) - known)}; "
                          f"known: {sorted(known)}")
@@ -477,7 +486,8 @@ def build(source: str | Path | None, out: str | Path, **options: Any) -> dict[st
     cands = harvest(options.get("modules", "pennylane"), limit)
     t_found = time.monotonic()
     verify(cands, time_limit=float(options.get("time_limit", DEFAULT_TIME_LIMIT)),
-           workers=int(options["workers"]) if "workers" in options else None)
+           workers=int(options["workers"]) if "workers" in options else None,
+           progress=_bool(options.get("progress", "true")))
     t_verified = time.monotonic()
     counts = {"found": len(cands)}
     for s in ("passed", "failed", "timeout"):

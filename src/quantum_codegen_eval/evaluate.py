@@ -94,15 +94,19 @@ def evaluate(
                 "continue it, or choose another store"
             )
         store_path.parent.mkdir(parents=True, exist_ok=True)
-        result_store = ResultStore(store_path)
-        done = result_store.load()
+        result_store = ResultStore(store_path, key="key")
+        done = {record["key"]: record for record in result_store.records()}
 
     verdicts: dict[str, Verdict] = {}
     planned: dict[str, tuple[Sample, list[Any]]] = {}
     for sample in samples:
         key = _store_key(sample)
         prior = done.get(key)
-        if prior is not None and prior.get("completion_hash") == completion_hash(sample.completion):
+        if prior is not None:
+            if prior.get("completion_hash") != completion_hash(sample.completion):
+                raise ValueError(
+                    f"result store {store}: {key} was judged for a different completion than "
+                    f"{sample.source} gives now; use a new store for changed predictions")
             verdicts[key] = Verdict.from_dict(prior["verdict"])
             continue
         if sample.format_error:
@@ -132,6 +136,8 @@ def evaluate(
     finally:
         if own_sandbox:
             sandbox.close()
+        if result_store is not None:
+            result_store.close()
         if bar is not None:
             bar.close()
 
@@ -143,9 +149,8 @@ def evaluate(
 
 
 def _save(store: Any, key: str, sample: Sample, verdict: Verdict) -> None:
-    store.append(key, {"problem_id": sample.problem_id, "sample": sample.index,
-                       "completion_hash": completion_hash(sample.completion),
-                       "verdict": verdict.to_dict()})
+    store.add({"key": key, "problem_id": sample.problem_id, "sample": sample.index,
+               "completion_hash": completion_hash(sample.completion), "verdict": verdict.to_dict()})
 
 
 def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> None:

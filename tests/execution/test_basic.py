@@ -147,3 +147,8 @@ def test_bad_job_is_rejected_with_its_id():
         Job("print(1)", id="j7", files={"../x": "y"})
     with pytest.raises(ValueError, match="wall_time"):
         Limits(wall_time=0)
+
+
+def test_numpy_memory_error_subclass_is_memory(sandbox):
+    r = sandbox.run("import numpy\nnumpy.zeros(10**12)", limits=Limits(memory_mb=2048))
+    assert r.status == "memory" and "MemoryError" in r.exception.type

@@ -309,7 +309,8 @@ def run_program(spec):
         except Exception:
             pass
         _report({"exception": {"type": _type_name(type(e)), "message": _safe_str(e),
-                               "traceback": text}})
+                               "traceback": text},
+                 "memory_error": isinstance(e, MemoryError)})
         code = 1
     _finish(code)
 

@@ -37,29 +37,32 @@ class Recipe:
         return " ".join(self.requirements)
 
 
-#: The era of each QHack contest: its PennyLane release, with the pins that make it work on
-#: Python 3.11 (numpy 1.20 has no 3.11 wheel; newer autograd breaks Hamiltonian gradients on
-#: 0.34; autoray >= 0.7 and scipy >= 1.13 break 0.34's imports).
+#: The era of each QHack contest: its PennyLane release on Python 3.11, every package pinned
+#: (numpy 1.20 has no 3.11 wheel; 0.28 needs numpy < 1.24; autograd > 1.6.2 breaks Hamiltonian
+#: gradients on 0.34; autoray >= 0.7 and scipy >= 1.13 break 0.34's imports).
 RECIPES: dict[str, Recipe] = {
     "qhack-2022": Recipe(
         "qhack-2022",
         ("pennylane==0.21.0", "pennylane-lightning==0.21.0", "numpy==1.26.4", "scipy==1.11.4",
          "autograd==1.5", "autoray==0.2.5", "networkx==2.8.8", "retworkx==0.13.2",
-         "semantic_version==2.6.0", "toml", "appdirs", "cachetools"),
+         "rustworkx==0.13.2", "semantic_version==2.6.0", "toml==0.10.2", "appdirs==1.4.4",
+         "cachetools==8.0.2", "future==1.0.0", "ninja==1.13.2"),
         description="QHack 2022 (PennyLane 0.21.0)",
     ),
     "qhack-2023": Recipe(
         "qhack-2023",
         ("pennylane==0.28.0", "pennylane-lightning==0.28.0", "numpy==1.23.5", "scipy==1.10.1",
          "autograd==1.5", "autoray==0.3.1", "networkx==2.8.8", "retworkx==0.13.2",
-         "semantic_version==2.10.0", "toml", "appdirs", "cachetools", "requests"),
+         "rustworkx==0.13.2", "semantic_version==2.10.0", "toml==0.10.2", "appdirs==1.4.4",
+         "cachetools==8.0.2", "future==1.0.0", "ninja==1.13.2", "requests==2.34.2"),
         description="QHack 2023 (PennyLane 0.28.0)",
     ),
     "qhack-2024": Recipe(
         "qhack-2024",
-        ("pennylane==0.34.0", "pennylane-lightning==0.34.0", "numpy<2", "scipy<1.13",
-         "autograd==1.6.2", "autoray<0.7", "networkx", "rustworkx", "semantic_version",
-         "toml", "appdirs", "cachetools", "requests"),
+        ("pennylane==0.34.0", "pennylane-lightning==0.34.0", "numpy==1.26.4", "scipy==1.12.0",
+         "autograd==1.6.2", "autoray==0.6.12", "networkx==3.6.1", "rustworkx==0.18.1",
+         "semantic_version==2.10.0", "toml==0.10.2", "appdirs==1.4.4", "cachetools==8.0.2",
+         "future==1.0.0", "requests==2.34.2", "typing_extensions==4.16.0"),
         description="QHack 2024 (PennyLane 0.34.0)",
     ),
 }

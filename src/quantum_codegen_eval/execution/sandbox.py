@@ -359,6 +359,7 @@ def _result(job: Job, limits: Limits, exited: dict[str, Any], out: bytes, err: b
             wall: float, files: dict[str, bytes]) -> RunResult:
     exception = None
     setup_error = None
+    memory_error = False
     for line in report.splitlines():
         try:
             rep = json.loads(line)
@@ -368,6 +369,7 @@ def _result(job: Job, limits: Limits, exited: dict[str, Any], out: bytes, err: b
                 exception = ExceptionInfo(**{k: str(rep["exception"][k])
                                              for k in ("type", "message", "traceback")})
             setup_error = rep.get("setup_error") or setup_error
+            memory_error = bool(rep.get("memory_error")) or memory_error
         except (ValueError, TypeError, KeyError, AttributeError):
             continue  # a program scribbling on the report pipe gets no exception info
     status_raw = exited.get("exited")
@@ -384,7 +386,7 @@ def _result(job: Job, limits: Limits, exited: dict[str, Any], out: bytes, err: b
         stderr += f"\n[sandbox] setup failed: {setup_error}\n"
     status = classify(exit_code=exit_code, signal=sig, exception=exception, timed_out=timed_out,
                       over_output=over, zygote_died=zygote_died, cpu_time=cpu, limits=limits,
-                      stderr=stderr, setup_failed=bool(setup_error))
+                      stderr=stderr, setup_failed=bool(setup_error), memory_error=memory_error)
     return RunResult(
         id=job.id, status=status, exit_code=exit_code, signal=sig, stdout=stdout, stderr=stderr,
         truncated=truncated, exception=exception, wall_time=round(wall, 6),
@@ -395,7 +397,8 @@ def _result(job: Job, limits: Limits, exited: dict[str, Any], out: bytes, err: b
 
 def classify(*, exit_code: int | None, signal: int | None, exception: ExceptionInfo | None,
              timed_out: bool, over_output: bool, zygote_died: bool, cpu_time: float,
-             limits: Limits, stderr: str = "", setup_failed: bool = False) -> str:
+             limits: Limits, stderr: str = "", setup_failed: bool = False,
+             memory_error: bool = False) -> str:
     """Map what happened to a status; the order of the checks is the precedence.
 
     >>> classify(exit_code=0, signal=None, exception=None, timed_out=False, over_output=False,
@@ -414,7 +417,7 @@ def classify(*, exit_code: int | None, signal: int | None, exception: ExceptionI
         return "killed"
     if signal == sg.SIGXCPU or (signal == sg.SIGKILL and cpu_time >= limits.cpu_seconds - 0.05):
         return "timeout"
-    if exception is not None and exception.type == "MemoryError":
+    if memory_error or (exception is not None and exception.type == "MemoryError"):
         return "memory"
     if signal is not None:
         if signal in (sg.SIGABRT, sg.SIGSEGV, sg.SIGBUS) and (

@@ -179,15 +179,17 @@ class QCoderJudge:
                 break
         violations = report.get("import_violations") or []
         worst = "AC"
-        if violations:
-            worst = "UME"
         for _, res in outcomes:
             if res.status != "AC" and (worst == "AC" or SEVERITY.index(res.status) < SEVERITY.index(worst)):
                 worst = res.status
         if worst == "AC" and len(outcomes) < len(cases):
             worst = "TLE"
+        if violations:  # a run-time import refused by the guard (the RE it causes is ours)
+            worst = "UME"
         failing = next(((c, res) for c, res in outcomes if res.status == worst), None)
-        rep = {"runtime_error": any(res.status == "RE" for _, res in outcomes),
+        if violations:
+            failing = None
+        rep = {"runtime_error": worst != "UME" and any(res.status == "RE" for _, res in outcomes),
                "gate_violation": any(res.status == "UGE" for _, res in outcomes),
                "depth_violation": any(res.status == "DLE" for _, res in outcomes),
                "state_match": worst == "AC"}
