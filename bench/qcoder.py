@@ -18,11 +18,12 @@ from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
+    from quantum_codegen_eval.loaders.qcoder import build
+
     from quantum_codegen_eval.benchmarks.qcoder import problems
     from quantum_codegen_eval.execution import Sandbox
     from quantum_codegen_eval.judges.qcoder import QCoderJudge
     from quantum_codegen_eval.judges.qcoder_specs import all_specs
-    from quantum_codegen_eval.loaders.qcoder import build
 
     default = os.environ.get("QCE_UPSTREAM", str(Path(__file__).resolve().parents[2] / "shared" / "benchmarks"))
     ap = argparse.ArgumentParser()
@@ -58,17 +59,18 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             verdicts[n] = (judge.decide(recs[pid], code, [r]), r.wall_time, time.perf_counter() - t)
             t_check += verdicts[n][2]
-    t_run = time.perf_counter() - t0
-    for n, ((pid, kind, code), plan) in enumerate(zip(items, plans)):
+    for n, ((pid, kind, _code), plan) in enumerate(zip(items, plans, strict=True)):
         v, run, dt = verdicts.get(n, (plan, 0.0, 0.0))
         rows.append((pid, kind, v.status, v.tests_total, run, dt))
         if (v.status == "AC") != (kind == "ref"):
             bad.append(f"{pid} {kind}: {v.status} {v.message[:200]}")
     total = time.perf_counter() - t0
     n_tests = sum(r[3] for r in rows if r[1] == "ref")
+    cpu = time.process_time()
     print(f"judged {len(rows)} solutions of {len(ids)} problems ({n_tests} reference test cases) "
           f"in {total:.1f} s: {len(rows) / total:.2f} solutions/s")
-    print(f"  sandbox ({args.workers} workers) overlapped with the trusted checks ({t_check:.1f} s)")
+    print(f"  sandbox ({args.workers} workers) overlapped with the trusted checks "
+          f"({t_check:.1f} s wall, judge process CPU {cpu:.1f} s)")
     print("  slowest (program run + check):")
     for pid, kind, status, n, run, chk in sorted(rows, key=lambda r: -(r[4] + r[5]))[:8]:
         print(f"    {pid:<11} {kind:<5} {status:<3} {n:>3} tests  run {run:5.2f} s  check {chk:5.2f} s")

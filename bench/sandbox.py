@@ -107,7 +107,7 @@ class PoolMemory:
     """Samples the summed PSS of the sandbox's workers and their children."""
 
     def __init__(self, sb: Sandbox):
-        self.sb, self.peak_kb, self._stop = sb, 0, threading.Event()
+        self.sb, self.peak_kb, self._stop, self.cpu = sb, 0, threading.Event(), 0.0
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
     def _loop(self) -> None:
@@ -115,6 +115,7 @@ class PoolMemory:
             roots = {z.pid for s in self.sb._all_slots for z in s.zygotes.values()}
             total = sum(_pss_kb(p) for p in _descendants(roots)) + _pss_kb(os.getpid())
             self.peak_kb = max(self.peak_kb, total)
+        self.cpu = time.thread_time()  # the sampler's own CPU, not the sandbox's
 
     def __enter__(self) -> PoolMemory:
         self._thread.start()
@@ -216,7 +217,7 @@ def main(argv: list[str] | None = None) -> dict:
     ip_rate = total / ip_wall
     mean_wall = sum(r.wall_time for r in results) / total
     mean_ip = sum(ip_times) / total  # CPU seconds: in-process exec is single-threaded
-    evaluator_cpu = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / total
+    evaluator_cpu = (cpu1.user + cpu1.system - cpu0.user - cpu0.system - mem.cpu) / total
     sandbox_cpu = (pool1 - pool0) / total + evaluator_cpu
     report = {
         "programs": {"pennylane": args.n, "qiskit": args.n}, "workers": workers,

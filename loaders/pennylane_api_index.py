@@ -206,7 +206,20 @@ def walk(import_submodules: bool = True) -> dict:
 
         external.setdefault("numpy", _public_dir(numpy))
     return {"version": pennylane.__version__, "names": names, "aliases": aliases,
-            "external": external, "fallbacks": fallbacks, "errors": sorted(set(errors))}
+            "external": external, "fallbacks": fallbacks, "errors": sorted(set(errors)),
+            "packages": _package_versions()}
+
+
+def _package_versions() -> dict[str, str]:
+    from importlib import metadata
+
+    out = {}
+    for dist in ("pennylane", "pennylane-lightning", "numpy", "scipy", "autograd", "autoray"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            pass
+    return out
 
 
 def _numpy_fallback(mod: types.ModuleType) -> bool:
@@ -335,6 +348,7 @@ def combine(walks: list[dict], built_with: dict) -> dict:
             out[k] = [mask, kind, compact(sub)] if sub else [mask, kind]
         return out
 
+    built_with = {**built_with, "resolved": {w["version"]: w.get("packages", {}) for w in walks}}
     return {"format": FORMAT, "versions": versions, "built_with": built_with,
             "counts": {w["version"]: len(w["names"]) for w in walks},
             "import_errors": {w["version"]: w["errors"] for w in walks},

@@ -17,7 +17,7 @@ Two sources:
   a dataset folder (no re-verification).
 
 Options: ``modules`` (comma-separated module prefixes, default ``pennylane``), ``limit`` (max
-examples, after sorting), ``time_limit`` (seconds per example, default 20), ``workers``,
+examples, after sorting), ``time_limit`` (CPU seconds per example, default 20; wall clock 3x), ``workers``,
 ``keep_failed`` (also write unverified examples, default false), ``progress`` (default true).
 
 >>> normalise("a = qml.RX(0.1, wires=0)") == normalise("angle=qml.RX( 0.7 ,wires=0)  # c")
@@ -365,7 +365,8 @@ def verify(cands: list[Candidate], *, time_limit: float = DEFAULT_TIME_LIMIT,
     """Run every candidate in the sandbox; sets ``status`` (passed/failed/timeout) and message."""
     from quantum_codegen_eval.execution import Job, Limits, Sandbox
 
-    limits = Limits(wall_time=time_limit)
+    # CPU seconds decide; the wall clock (3x) only stops programs that wait
+    limits = Limits(wall_time=3 * time_limit, cpu_time=time_limit)
     jobs = [Job(c.code, id=str(i), limits=limits, env={"MPLBACKEND": "Agg"})
             for i, c in enumerate(cands)]
     own = sandbox is None
@@ -387,7 +388,7 @@ def verify(cands: list[Candidate], *, time_limit: float = DEFAULT_TIME_LIMIT,
         if r.status == "ok":
             c.status, c.message = "passed", ""
         elif r.status == "timeout":
-            c.status, c.message = "timeout", f"over {time_limit:g} s"
+            c.status, c.message = "timeout", f"over {time_limit:g} CPU s"
         else:
             c.status = "failed"
             exc = r.exception

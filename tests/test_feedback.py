@@ -8,6 +8,25 @@ from quantum_codegen_eval.feedback import feedback_prompt, refine
 from quantum_codegen_eval.verdict import STATUSES, TestResult, Verdict
 
 
+@pytest.fixture(scope="module")
+def qsandbox():
+    from quantum_codegen_eval.execution import Sandbox
+
+    with Sandbox(workers=1) as sb:
+        yield sb
+
+
+@pytest.fixture(scope="module")
+def qcoder_records(upstream, tmp_path_factory):
+    from quantum_codegen_eval.loaders.qcoder import build
+
+    from quantum_codegen_eval.benchmarks.qcoder import problems
+
+    out = tmp_path_factory.mktemp("qcoder_fb")
+    build(upstream / "qcoder", out)
+    return problems(data_dir=out)
+
+
 def _v(status, **kw):
     return Verdict(benchmark=kw.pop("benchmark", "qcoder"), problem_id="P", status=status, **kw)
 

@@ -168,7 +168,7 @@ def _candidate_code(module: Any, record: Any, sample: Sample) -> str | None:
 
 def _attach(per_sample: list[dict[str, Any]], keys: list[str], name: str, values: list[Any]) -> None:
     index = {row["key"]: row for row in per_sample}
-    for key, value in zip(keys, values):
+    for key, value in zip(keys, values, strict=True):
         index[key][name] = value
 
 
@@ -176,7 +176,7 @@ def _hallucination_summary(samples, codes, problems, per_sample) -> dict[str, An
     from .metrics.hallucination import CodeParseError, find_hallucinations
 
     index = {row["key"]: row for row in per_sample}
-    checked = with_any = unparsable = 0
+    checked = with_any = with_stale = unparsable = 0
     names: Counter[str] = Counter()
     for s in samples:
         code = codes[s.key]
@@ -189,14 +189,17 @@ def _hallucination_summary(samples, codes, problems, per_sample) -> dict[str, An
             unparsable += 1
             index[s.key]["hallucinated"] = None
             continue
-        bad = [f.name for f in findings if getattr(f, "status", None) == "hallucinated"]
+        bad = [f.name for f in findings if f.status == "hallucinated"]
+        stale = [f.name for f in findings if f.status in ("removed", "too_new")]
         checked += 1
         with_any += bool(bad)
+        with_stale += bool(stale)
         names.update(bad)
         index[s.key]["hallucinated"] = bad
+        index[s.key]["wrong_version_api"] = stale
     return {"rate": with_any / checked if checked else None, "samples_checked": checked,
-            "samples_with_hallucination": with_any, "unparsable": unparsable,
-            "most_common": names.most_common(10)}
+            "samples_with_hallucination": with_any, "samples_with_wrong_version_api": with_stale,
+            "unparsable": unparsable, "most_common": names.most_common(10)}
 
 
 # ---------------------------------------------------------------- rendering
@@ -254,6 +257,8 @@ def render_markdown(report: Report) -> str:
         out += ["", "## Hallucinated PennyLane API", "",
                 f"Rate: {_fmt(h['rate'])}% of {h['samples_checked']} samples"
                 + (f" ({h['unparsable']} did not parse)" if h["unparsable"] else "")
+                + (f"; {h['samples_with_wrong_version_api']} use an API removed from or newer than "
+                   "the target version" if h["samples_with_wrong_version_api"] else "")
                 + (". Most common: " + ", ".join(f"`{n}` ({c})" for n, c in h["most_common"])
                    if h["most_common"] else ".")]
     if report.signatures:

@@ -58,6 +58,8 @@ def test_pennylane_sample_hallucinations(sandbox):
     assert by_key["sample/pl_rx_expval#2"]["status"] == "FORMAT"  # null completion
     h = report.summary["hallucination"]
     assert h["samples_with_hallucination"] == 1 and h["unparsable"] == 1
+    assert by_key["sample/pl_ry_gradient#0"]["wrong_version_api"] == ["qml.QubitStateVector"]
+    assert h["samples_with_wrong_version_api"] == 1
 
 
 def test_resume_judges_only_what_is_missing(tmp_path, sandbox):

@@ -152,3 +152,20 @@ def test_bad_job_is_rejected_with_its_id():
 def test_numpy_memory_error_subclass_is_memory(sandbox):
     r = sandbox.run("import numpy\nnumpy.zeros(10**12)", limits=Limits(memory_mb=2048))
     assert r.status == "memory" and "MemoryError" in r.exception.type
+
+
+def test_program_can_inspect_its_own_process(sb):
+    r = sb.run("import os\nprint(sorted(os.listdir('/proc/self/fd'))[:3])\n"
+               "print(open('/proc/self/maps').read() != '')")
+    assert (r.status, r.stdout) == ("ok", "['0', '1', '2']\nTrue\n"), r.stderr
+
+
+def test_missing_interpreter_is_a_crashed_result_naming_it(sb):
+    r = sb.run("print(1)", python="/nonexistent/python3", id="j1")
+    assert (r.id, r.status) == ("j1", "crashed") and "/nonexistent/python3" in r.stderr
+    assert sb.run("print(2)").stdout == "2\n"
+
+
+def test_plain_sources_get_their_index_as_id(sb):
+    results = sb.run_jobs(["print('a')", "print('b')"])
+    assert [(r.id, r.stdout) for r in results] == [("0", "a\n"), ("1", "b\n")]

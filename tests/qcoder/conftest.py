@@ -47,4 +47,4 @@ def judge_many(sandbox, judge, items):
     jobs = [p[0] for p in plans if isinstance(p, list)]
     results = iter(sandbox.run_jobs(jobs))
     return [p if not isinstance(p, list) else judge.decide(rec, code, [next(results)])
-            for (rec, code), p in zip(items, plans)]
+            for (rec, code), p in zip(items, plans, strict=True)]

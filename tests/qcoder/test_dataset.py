@@ -7,10 +7,10 @@ import json
 import datasets
 import pytest
 import yaml
+from quantum_codegen_eval.loaders import qcoder as loader
 
 from quantum_codegen_eval.benchmarks import load_benchmark
 from quantum_codegen_eval.benchmarks import qcoder as bench
-from quantum_codegen_eval.loaders import qcoder as loader
 
 from .conftest import DATA
 

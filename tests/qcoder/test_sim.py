@@ -126,3 +126,12 @@ def test_x_fast_path():
     qc = QuantumCircuit(3)
     qc.append(XGate(), [1])
     assert np.allclose(sim.simulate(sim.inline(qc, {}), 3, [0], {})[:, 0], np.eye(8)[2])
+
+
+def test_annotated_controlled_gates_are_understood():
+    qc = QuantumCircuit(3)
+    qc.h(0)
+    qc.append(HGate().control(2, ctrl_state=1, annotated=True), [0, 1, 2])
+    flat = sim.inline(qc, {})
+    assert not flat.violations and sim.depth(flat) == 2
+    assert np.abs(sim.simulate(flat, 3, range(8), {}) - Operator(qc).data).max() < 1e-12

@@ -11,8 +11,6 @@ from quantum_codegen_eval.judges.qcoder import QCoderJudge
 from quantum_codegen_eval.judges.qcoder_specs import all_specs
 from quantum_codegen_eval.judges.qcoder_specs_005 import ex_map, g_list
 
-from .conftest import judge_many
-
 pytestmark = [pytest.mark.upstream, pytest.mark.slow]
 SPECS = all_specs()
 
@@ -30,13 +28,18 @@ def judged(qsandbox, qcoder_records):
             if status in spec.extra:
                 items.append((qcoder_records[pid], spec.extra[status]))
                 keys.append((pid, status.upper()))
-    verdicts = judge_many(qsandbox, QCoderJudge(timeout=120), items)
+    # wrong solutions stop at their first failing test (full sweeps are for the references)
+    full, quick = QCoderJudge(timeout=120), QCoderJudge(timeout=120, first_failure=True)
+    plans = [(full if k[1] == "AC" else quick).jobs(rec, code) for (rec, code), k in zip(items, keys, strict=True)]
+    results = iter(qsandbox.run_jobs([p[0] for p in plans if isinstance(p, list)]))
+    verdicts = [p if not isinstance(p, list) else (full if k[1] == "AC" else quick).decide(rec, code, [next(results)])
+                for (rec, code), k, p in zip(items, keys, plans, strict=True)]
     return {k: [] for k in keys} | _group(keys, verdicts)
 
 
 def _group(keys, verdicts):
     out: dict = {}
-    for k, v in zip(keys, verdicts):
+    for k, v in zip(keys, verdicts, strict=True):
         out.setdefault(k, []).append(v)
     return out
 

@@ -139,3 +139,16 @@ def test_cli_judge(qhack_data: Path, tmp_path: Path, capsys):
     f.write_text(ADD_WRONG)
     assert main(["judge", "qhack", "2023/tutorial_1", str(f), "--data-dir", str(qhack_data),
                  "--json", "--env", "current"]) == 1
+
+
+def test_forged_result_file_is_rejected(judge, qhack_problems, sandbox):
+    # a custom-check challenge: the solution writes a passing result itself and exits early
+    rec = qhack_problems["2023/tutorial_4"]
+    name = rec.solution_functions[0]
+    code = (f"def {name}(*args, **kwargs):\n    import json, os\n"
+            "    with open('qce_result.json', 'w') as fh:\n"
+            "        json.dump({'output': 'x', 'check': {'passed': True}}, fh)\n"
+            "    os._exit(0)\n")
+    v = judge_one(judge, rec, code, sandbox)
+    assert v.status == "RE" and v.tests_passed == 0, v.message
+    assert "not written by the judge" in v.tests[0].message

@@ -92,10 +92,10 @@ def get_problem(problem_id: str, *, data_dir: Any = None) -> QCoderProblem:
 
 
 def make_judge(**options: Any):
-    """The QCoder judge (options: ``timeout``, ``memory_mb``, ``seed``)."""
+    """The QCoder judge (options: ``timeout``, ``memory_mb``, ``seed``, ``first_failure``)."""
     from ..judges.qcoder import QCoderJudge
 
-    known = {"timeout", "memory_mb", "seed"}
+    known = {"timeout", "memory_mb", "seed", "first_failure"}
     unknown = set(options) - known
     if unknown:
         raise ValueError(f"qcoder judge: unknown option(s) {', '.join(sorted(unknown))}")

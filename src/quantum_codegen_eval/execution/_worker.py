@@ -37,6 +37,7 @@ import types
 
 REPORT_FD = 3
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
 PR_SET_KEEPCAPS = 8
 PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
@@ -134,6 +135,8 @@ def drop_privileges(uid, gid, keep_read):
         _capset_read_search_only()
         _prctl(PR_SET_KEEPCAPS, 0)
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
+    # changing uid made us non-dumpable (no exec resets it): /proc/self would then be root's
+    _prctl(PR_SET_DUMPABLE, 1)
 
 
 def unshare_network():

@@ -212,9 +212,12 @@ class _Slot:
                 )
                 pid, waiter = proc.pid, os.pidfd_open(proc.pid)
             else:
-                zygote = self.zygote(python, preload)
+                zygote = self._send(python, preload, spec, [stdin_fd, out_w, err_w, rep_w])
                 t0 = time.monotonic()
-                _worker.send_msg(zygote.sock, spec, fds=[stdin_fd, out_w, err_w, rep_w])
+        except BaseException:
+            for fd in (out_r, err_r, rep_r):
+                os.close(fd)
+            raise
         finally:
             for fd in (stdin_fd, out_w, err_w, rep_w):
                 os.close(fd)
@@ -231,6 +234,19 @@ class _Slot:
                 return RunResult(id=job.id, status="crashed", stderr="sandbox worker died",
                                  wall_time=time.monotonic() - t0)
         return self._supervise(job, limits, pid, waiter, zygote, out_r, err_r, rep_r, t0, work)
+
+    def _send(self, python: str, preload: tuple[str, ...], spec: dict, fds: list[int]) -> _Zygote:
+        """Hand the job to this slot's zygote; one retry with a new one if it just died."""
+        for attempt in (0, 1):
+            zygote = self.zygote(python, preload)
+            try:
+                _worker.send_msg(zygote.sock, spec, fds=fds)
+                return zygote
+            except OSError:
+                zygote.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
 
     def _kill(self, pid: int) -> None:
         try:
@@ -484,15 +500,15 @@ class Sandbox:
         finally:
             self._slots.put(slot)
 
-    def run_jobs(self, jobs: Iterable[Job]) -> list[RunResult]:
-        """Run in parallel; results in job order."""
+    def run_jobs(self, jobs: Iterable[Job | str]) -> list[RunResult]:
+        """Run in parallel; results in job order (a plain source string becomes a Job)."""
         jobs = list(jobs)
         out: list[RunResult | None] = [None] * len(jobs)
         for i, r in self._map_indexed(jobs):
             out[i] = r
         return [r for r in out if r is not None]
 
-    def map(self, jobs: Iterable[Job]) -> Iterator[RunResult]:
+    def map(self, jobs: Iterable[Job | str]) -> Iterator[RunResult]:
         """Run in parallel; yield results as they finish (``r.id`` names the job)."""
         for _, r in self._map_indexed(list(jobs)):
             yield r
@@ -535,7 +551,8 @@ class Sandbox:
 
     # ------------------------------------------------------------------ internals
 
-    def _map_indexed(self, jobs: list[Job]) -> Iterator[tuple[int, RunResult]]:
+    def _map_indexed(self, jobs: list[Job | str]) -> Iterator[tuple[int, RunResult]]:
+        jobs = [j if isinstance(j, Job) else Job(j) for j in jobs]  # plain sources too
         jobs = [j if j.id else j.with_id(str(i)) for i, j in enumerate(jobs)]
         if self.executor is not None:
             futures = {self.executor.submit(_remote_run, self._config, j): i

@@ -101,6 +101,8 @@ class QCoderJudge:
     timeout: float = 60.0
     memory_mb: int = 4096
     seed: int = 0
+    #: stop checking at the first failing test (faster; tests_passed then counts up to it)
+    first_failure: bool = False
     options: dict[str, Any] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ planning
@@ -175,7 +177,7 @@ class QCoderJudge:
             outcomes.append((case, res))
             tests.append(TestResult(name=spec.case_name(case), passed=res.status == "AC",
                                     status=res.status, got=res.fidelity, message=res.message))
-            if res.status in ("RE", "TLE", "MLE"):
+            if res.status in ("RE", "TLE", "MLE") or (self.first_failure and res.status != "AC"):
                 break
         violations = report.get("import_violations") or []
         worst = "AC"

@@ -110,9 +110,26 @@ def _float(x: Any, what: str) -> float:
         raise SimError(f"{what} {x} is not a number (unbound parameter?)") from exc
 
 
+def _deannotate(op: Any) -> Any:
+    """``AnnotatedOperation`` (newer Qiskit's ``.control()``/``.inverse()``) -> plain gate."""
+    from qiskit.circuit.annotated_operation import ControlModifier, InverseModifier
+
+    base = op.base_op
+    for mod in reversed(op.modifiers):  # modifiers apply innermost first
+        if isinstance(mod, ControlModifier):
+            base = base.control(mod.num_ctrl_qubits, ctrl_state=mod.ctrl_state, annotated=False)
+        elif isinstance(mod, InverseModifier):
+            base = base.inverse()
+        else:
+            return op
+    return base
+
+
 def _inline_into(flat: Flat, circuit: Any, qmap: list[int], trusted, max_ops: int) -> None:
     for inst in circuit.data:
         op = inst.operation
+        if type(op).__name__ == "AnnotatedOperation":
+            op = _deannotate(op)
         qubits = tuple(qmap[circuit.find_bit(q).index] for q in inst.qubits)
         kind = _kind(op, trusted)
         if kind == "directive":

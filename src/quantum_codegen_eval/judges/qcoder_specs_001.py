@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from .qcoder_specs import REF_LIB, Spec, grid, mapped, register, vec
+from .qcoder_specs import REF_LIB, Spec, mapped, register, vec
 
 H = "from qiskit import QuantumCircuit\n"
 HR = "from qiskit import QuantumCircuit, QuantumRegister\n"

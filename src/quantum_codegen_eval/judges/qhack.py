@@ -26,6 +26,7 @@ import ast
 import json
 import math
 import re
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,68 +41,76 @@ SOLUTION_FILE = "<solution>"
 STARTUP_ALLOWANCE = 40.0
 
 _RUNNER = r'''
-import json, sys, io, traceback, contextlib
-with open("qce_job.json") as _fh:
-    _spec = json.load(_fh)
-_result = {}
+def _qce_main():
+    import contextlib, io, json, os, sys, traceback
+    dumps, fdopen = json.dumps, os.fdopen
+    with open("qce_job.json") as fh:
+        spec = json.load(fh)
+    os.remove("qce_job.json")  # the nonce stays in this frame only
+    nonce = spec.pop("nonce")
+    out_fd = os.open("qce_result.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    result = {}
 
-def _err(phase, exc):
-    frames = [[f.filename, f.lineno, f.name] for f in traceback.extract_tb(exc.__traceback__)]
-    return {"phase": phase, "type": type(exc).__name__, "module": type(exc).__module__,
-            "message": str(exc)[:4000], "frames": frames[-40:],
-            "traceback": "".join(traceback.format_exception(exc))[-8000:]}
+    def err(phase, exc):
+        frames = [[f.filename, f.lineno, f.name] for f in traceback.extract_tb(exc.__traceback__)]
+        return {"phase": phase, "type": type(exc).__name__, "module": type(exc).__module__,
+                "message": str(exc)[:4000], "frames": frames[-40:],
+                "traceback": "".join(traceback.format_exception(exc))[-8000:]}
 
-def _save():
-    with open("qce_result.json", "w") as fh:
-        json.dump(_result, fh, default=repr)
+    def save():
+        result["nonce"] = nonce
+        with fdopen(out_fd, "w") as fh:
+            fh.seek(0)
+            fh.truncate()
+            fh.write(dumps(result, default=repr))
 
-_g = {"__name__": "__main__", "__builtins__": __builtins__}
-try:
-    for _label, _src in _spec["parts"]:
-        exec(compile(_src, _label, "exec"), _g)
-except BaseException as exc:
-    _result["error"] = _err("load", exc)
-    _save()
-    sys.exit(0)
-
-if _spec["format"] == "script":
-    sys.stdin = io.StringIO(_spec["input"])
-    _buf = io.StringIO()
+    g = {"__name__": "__main__", "__builtins__": __builtins__}
     try:
-        with contextlib.redirect_stdout(_buf):
-            exec(compile(_spec["driver"], "<qhack-driver>", "exec"), _g)
-    except SystemExit as exc:
-        if exc.code not in (None, 0):
-            _result["error"] = _err("driver", exc)
+        for label, src in spec["parts"]:
+            exec(compile(src, label, "exec"), g)
     except BaseException as exc:
-        _result["error"] = _err("driver", exc)
-    _result["stdout"] = _buf.getvalue()[-200000:]
-    _save()
-    sys.exit(0)
+        result["error"] = err("load", exc)
+        return save()
 
-_run, _check = _g["run"], _g["check"]
-try:
-    _out = _run(_spec["input"])
-except BaseException as exc:
-    _result["error"] = _err("run", exc)
-    _save()
-    sys.exit(0)
-if isinstance(_out, str):
-    _result["output"] = _out[:1000000]
-else:
-    _result["output_repr"] = repr(_out)[:100000]
-    _result["output_type"] = type(_out).__name__
-if _spec.get("expected") is None:
-    _result["check"] = {"passed": True, "message": "no expected output: run only"}
-else:
+    if spec["format"] == "script":
+        sys.stdin = io.StringIO(spec["input"])
+        buf = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(buf):
+                exec(compile(spec["driver"], "<qhack-driver>", "exec"), g)
+        except SystemExit as exc:
+            if exc.code not in (None, 0):
+                result["error"] = err("driver", exc)
+        except BaseException as exc:
+            result["error"] = err("driver", exc)
+        result["stdout"] = buf.getvalue()[-200000:]
+        return save()
+
+    run, check = g["run"], g["check"]
     try:
-        _msg = _check(_out, _spec["expected"])
-        _result["check"] = {"passed": not _msg, "message": "" if not _msg else str(_msg)[:4000]}
-    except AssertionError as exc:
-        _result["check"] = {"passed": False, "message": str(exc)[:4000]}
+        out = run(spec["input"])
     except BaseException as exc:
-        _result["error"] = _err("check", exc)
-_save()
+        result["error"] = err("run", exc)
+        return save()
+    if isinstance(out, str):
+        result["output"] = out[:1000000]
+    else:
+        result["output_repr"] = repr(out)[:100000]
+        result["output_type"] = type(out).__name__
+    if spec.get("expected") is None:
+        result["check"] = {"passed": True, "message": "no expected output: run only"}
+    else:
+        try:
+            msg = check(out, spec["expected"])
+            result["check"] = {"passed": not msg, "message": "" if not msg else str(msg)[:4000]}
+        except AssertionError as exc:
+            result["check"] = {"passed": False, "message": str(exc)[:4000]}
+        except BaseException as exc:
+            result["error"] = err("check", exc)
+    return save()
+
+
+_qce_main()
 '''
 
 
@@ -380,6 +389,9 @@ class QHackJudge:
         self.startup_allowance = startup_allowance
         self.memory_mb = memory_mb
         self.shims = shims
+        # written back with the result; a program that writes the result file itself (and exits
+        # before the runner does) does not know it
+        self._nonce = secrets.token_hex(16)
         self._pythons: dict[str, str | None] = {}
 
     # -- planning
@@ -426,7 +438,7 @@ class QHackJudge:
         jobs = []
         for t in tests:
             spec = {"parts": parts, "format": fmt, "driver": driver, "input": t["input"],
-                    "expected": t["expected"]}
+                    "expected": t["expected"], "nonce": self._nonce}
             jobs.append(Job(_RUNNER, id=f"{_get(problem, 'id')}::{t['name']}",
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
                             python=python, preload=("numpy", "pennylane"),
@@ -466,6 +478,10 @@ class QHackJudge:
             res = json.loads(raw) if raw else None
         except ValueError:
             res = None
+        if isinstance(res, dict) and res.get("nonce") != self._nonce:
+            err = {"phase": "exit", "type": "ForgedResult", "frames": [],
+                   "message": "the result file was not written by the judge's runner"}
+            return TestResult(name, False, "RE", message=err["message"], seconds=seconds), err
         if not isinstance(res, dict):
             tail = (r.stderr or "")[-500:]
             err = {"phase": "exit", "type": getattr(r.exception, "type", "") or r.status,

@@ -164,8 +164,7 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
     # into it copy (copy-on-write): no call mutates a dict it did not create, so the contents
     # seen everywhere are the same and only needless copies are skipped.
     rtype = root_node.type
-    children = root_node.children
-    if (not children or rtype in _STRINGISH) and rtype != "comment":
+    if (root_node.child_count == 0 or rtype in _STRINGISH) and rtype != "comment":
         idx, code = index_to_code[(root_node.start_point, root_node.end_point)]
         if rtype == code:
             return [], states
@@ -178,7 +177,8 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
                 states = states.copy()
                 states[code] = [idx]
             return [(code, idx, "comesFrom", [], [])], states
-    elif rtype == "default_parameter":
+    children = root_node.children
+    if rtype == "default_parameter":
         states = states.copy()
         name = root_node.child_by_field_name("name")
         value = root_node.child_by_field_name("value")
@@ -276,9 +276,23 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
                     temp, states = DFG_python(child, index_to_code, states)
                     DFG += temp
         for child, ctype in zip(children, types, strict=True):
-            if ctype != "for_in_clause":
-                temp, states = DFG_python(child, index_to_code, states)
-                DFG += temp
+            if ctype == "for_in_clause":
+                continue
+            if (child.child_count == 0 or ctype in _STRINGISH) and ctype != "comment":
+                # The leaf case of DFG_python, inlined (most children are leaves).
+                idx, code = index_to_code[(child.start_point, child.end_point)]
+                if ctype == code:
+                    continue
+                if code in states:
+                    DFG.append((code, idx, "comesFrom", [code], states[code]))
+                else:
+                    if ctype == "identifier":
+                        states = states.copy()
+                        states[code] = [idx]
+                    DFG.append((code, idx, "comesFrom", [], []))
+                continue
+            temp, states = DFG_python(child, index_to_code, states)
+            DFG += temp
         return sorted(DFG, key=_BY_INDEX), states
 
 

@@ -1,0 +1,50 @@
+"""The release: sdist + wheel that twine accepts; the wheel installs into a fresh virtual
+environment and `qce demo` runs from it (as a new user would)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run(*cmd, **kw):
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
+    assert proc.returncode == 0, f"{cmd}: {proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+    return proc
+
+
+@pytest.mark.slow
+def test_build_twine_and_fresh_install_runs_demo(tmp_path):
+    dist = tmp_path / "dist"
+    _run(sys.executable, "-m", "build", "--outdir", dist, REPO, timeout=600)
+    wheels, sdists = list(dist.glob("*.whl")), list(dist.glob("*.tar.gz"))
+    assert len(wheels) == 1 and len(sdists) == 1
+    _run(sys.executable, "-m", "twine", "check", "--strict", *wheels, *sdists, timeout=120)
+    names = zipfile.ZipFile(wheels[0]).namelist()
+    for needed in ("quantum_codegen_eval/metrics/data/pennylane_api_index.json.xz",
+                   "quantum_codegen_eval/data/sample/tasks.jsonl",
+                   "quantum_codegen_eval/dataset_cards/qhack/README.md",
+                   "quantum_codegen_eval/loaders/qcoder.py"):
+        assert needed in names, needed
+
+    venv = tmp_path / "venv"
+    base = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+    _run(base, "-m", "venv", venv, timeout=300)
+    _run(venv / "bin" / "python", "-m", "pip", "install", "-q", f"{wheels[0]}[all]", timeout=1200)
+    out = tmp_path / "report"
+    proc = _run(venv / "bin" / "qce", "demo", "--out", out, "--json", cwd=tmp_path, timeout=600)
+    summary = json.loads(proc.stdout)
+    assert set(summary) == {"pennylane", "qiskit"}
+    assert summary["qiskit"]["statuses"]["AC"] >= 1
+    loaded = _run(venv / "bin" / "python", "-c",
+                  "import quantum_codegen_eval, sys; print(quantum_codegen_eval.__file__)",
+                  cwd=tmp_path).stdout
+    assert str(venv) in loaded  # the wheel, not the source tree
