@@ -100,7 +100,7 @@ def test_get_problem_and_prompt(qhack_data: Path):
     rec = qhack.get_problem("2024/QSP_swamp", data_dir=qhack_data)
     assert rec.id == "2024/QSP_swamp"
     p = qhack.prompt(rec)
-    assert "`coefficients`" in p and "```python" in p and qhack.reference_code(rec) is None
+    assert "`coefficients`" in p and "```python" in p and qhack.reference_code(rec) == rec.template
     with pytest.raises(KeyError, match="2023/nope"):
         qhack.get_problem("2023/nope", data_dir=qhack_data)
     with pytest.raises(KeyError, match="look like"):

@@ -101,6 +101,8 @@ def prompt(record: QHackChallenge) -> str:
             f"```python\n{record.template.rstrip()}\n```\n")
 
 
-def reference_code(record: QHackChallenge) -> str | None:
-    """No official solutions were published, so there is no reference code."""
-    return None
+def reference_code(record: QHackChallenge) -> str:
+    """The challenge template. No official solutions were published, so, as the PennySynth
+    paper does, CodeBLEU and ROUGE-L on QHack compare a completion with the template it
+    completes (a measure of how much of the given structure it keeps, not of correctness)."""
+    return record.template

@@ -30,13 +30,13 @@ logging.disable(logging.WARNING)
 from codebleu import calc_codebleu
 job = json.load(sys.stdin)
 refs, preds = job["refs"], job["preds"]
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 corpus = calc_codebleu(refs, preds, lang="python")
-elapsed = time.perf_counter() - t0
+elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
 per = []
 if job.get("per_sample"):
     per = [calc_codebleu([r], [p], lang="python") for r, p in zip(refs, preds)]
-json.dump({"corpus": corpus, "per_sample": per, "seconds": elapsed}, sys.stdout)
+json.dump({"corpus": corpus, "per_sample": per, "seconds": elapsed, "cpu_seconds": cpu}, sys.stdout)
 """
 
 
@@ -84,8 +84,8 @@ def run_reference(
 ) -> dict:
     """Score all pairs with the reference package in ONE subprocess.
 
-    Returns ``{"corpus": {...}, "per_sample": [...], "seconds": float}`` where ``seconds`` is
-    the time of the corpus call alone. ``hash_seed`` fixes ``PYTHONHASHSEED``: the reference's
+    Returns ``{"corpus": {...}, "per_sample": [...], "seconds": ..., "cpu_seconds": ...}``: wall
+    and process CPU time of the corpus call alone. ``hash_seed`` fixes ``PYTHONHASHSEED``: the reference's
     dataflow match iterates Python sets of strings, so it depends on the hash seed.
     """
     python = ensure_ref_venv()
