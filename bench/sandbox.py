@@ -10,7 +10,9 @@ The same small PennyLane and Qiskit programs for all three, in one run::
 Per-sample overhead = CPU the sandbox spends per sample (its workers, their job children and
 the evaluator) - CPU of the same sample exec'd in-process; the wall-clock version (mean sandbox
 wall time - mean in-process time) is printed too but, on a shared machine, measures the load. Peak memory of the pool = the largest sum of PSS (proportional set size: shared pages
-counted once) over the worker processes and their children, sampled every 50 ms.
+counted once) over the worker processes and their children, sampled every 50 ms. The fixed
+cost of the sandbox itself (fork, limits, uid switch, cleanup, supervision) is measured on
+``--empty`` empty programs: CPU per run over the workers, their children and the evaluator.
 """
 
 from __future__ import annotations
@@ -178,6 +180,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--n", type=int, default=200, help="programs of each kind")
     ap.add_argument("--fresh-n", type=int, default=20, help="(b) subset size; 0 = all")
     ap.add_argument("--workers", type=int, default=None, help="default: cores")
+    ap.add_argument("--empty", type=int, default=100, help="empty programs for the fixed cost")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", help="also write the numbers here")
     args = ap.parse_args(argv)
@@ -196,7 +199,14 @@ def main(argv: list[str] | None = None) -> dict:
             results = sb.run_jobs(jobs)
             sb_wall = time.perf_counter() - t0
         cpu1, pool1 = os.times(), _pool_cpu(sb)
+        # the sandbox's own cost, without any framework work: an empty program
+        e_cpu0, e_pool0, e_t0 = os.times(), _pool_cpu(sb), time.perf_counter()
+        empty = sb.run_jobs([Job("pass", id=f"e{i}") for i in range(args.empty)])
+        e_wall = time.perf_counter() - e_t0
+        e_cpu1, e_pool1 = os.times(), _pool_cpu(sb)
         isolation = sb.isolation
+    empty_cpu = ((e_pool1 - e_pool0) + (e_cpu1.user + e_cpu1.system - e_cpu0.user
+                                        - e_cpu0.system)) / len(empty)
     bad = [r for r in results if r.status != "ok"]
     if bad:
         raise SystemExit(f"{len(bad)} sandbox runs failed, e.g. {bad[0]}")
@@ -230,6 +240,10 @@ def main(argv: list[str] | None = None) -> dict:
         "per_sample_overhead_cpu_ms": round(1000 * (sandbox_cpu - mean_ip), 2),
         "per_sample_overhead_wall_ms": round(1000 * (mean_wall - mean_ip), 2),
         "sandbox_cpu_ms_per_sample": round(1000 * sandbox_cpu, 2),
+        "empty_program_cpu_ms": round(1000 * empty_cpu, 2),
+        "empty_program_mean_wall_ms": round(1000 * sum(r.wall_time for r in empty) / len(empty),
+                                            2),
+        "empty_programs_per_s": round(len(empty) / e_wall, 1),
         "sandbox_mean_wall_ms": round(1000 * mean_wall, 2),
         "inprocess_cpu_ms_per_sample": round(1000 * mean_ip, 2),
         "evaluator_cpu_ms_per_sample": round(1000 * evaluator_cpu, 2),

@@ -385,14 +385,23 @@ def write_index(index: dict, out: str | Path) -> Path:
 
 
 def build(source: str | None, out: str, *, versions: str | None = None,
-          current: str = "this") -> dict:
+          current: str = "this", **unknown: str) -> dict:
     """``qce build pennylane_api_index --out FILE``: walk each release, write the index.
 
     ``source`` is unused (PennyLane releases come from PyPI). ``versions`` is a comma-separated
     subset of :data:`RECIPES` (default: all); ``current="this"`` adds the PennyLane installed in
     the running interpreter, ``current="none"`` leaves it out.
     """
+    if unknown:
+        raise ValueError(f"pennylane_api_index: unknown option(s) {', '.join(sorted(unknown))}; "
+                         "known: versions, current")
+    if current not in ("this", "none"):
+        raise ValueError(f"pennylane_api_index: current must be 'this' or 'none', got {current!r}")
     wanted = [v.strip() for v in versions.split(",")] if versions else list(RECIPES)
+    for v in wanted:
+        if v not in RECIPES and not (current == "this" and v == _installed_version()):
+            raise ValueError(f"pennylane_api_index: no recipe for PennyLane {v}; known: "
+                             f"{', '.join(RECIPES)} and the installed {_installed_version()}")
     walks: list[dict] = []
     envs: dict[str, list[str]] = {}
     started = time.time()

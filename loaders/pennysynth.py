@@ -6,8 +6,10 @@ Two sources:
   docstrings (the wheel ships no rst docs). Each ``.. code-block:: python`` block and each
   doctest paragraph (``>>>`` lines become statements; their printed output is dropped, statements
   whose expected output is a traceback are left out) is one example; earlier blocks of the same
-  docstring that define names it uses are prepended, and ``import pennylane as qml`` /
-  ``from pennylane import numpy as np`` are added when used but not imported. The instruction is
+  docstring that define names it uses are prepended, ``import pennylane as qml`` /
+  ``from pennylane import numpy as np`` are added when used but not imported, and other free
+  names are imported from the docstring's module (or ``pennylane``) when it has them. The
+  instruction is
   the object's summary line plus the prose just before the block. Every example runs in the
   sandbox (``verified`` = exits cleanly on the installed PennyLane within ``time_limit``), then
   verified examples are deduplicated on :func:`normalise` (identifiers renamed, formatting,
@@ -17,8 +19,9 @@ Two sources:
   a dataset folder (no re-verification).
 
 Options: ``modules`` (comma-separated module prefixes, default ``pennylane``), ``limit`` (max
-examples, after sorting), ``time_limit`` (CPU seconds per example, default 20; wall clock 3x), ``workers``,
-``keep_failed`` (also write unverified examples, default false), ``progress`` (default true).
+examples, in module order), ``time_limit`` (CPU seconds per example, default 20; wall clock 3x),
+``workers``, ``keep_failed`` (also write unverified examples, default false), ``progress``
+(a progress bar on stderr, default true).
 
 >>> normalise("a = qml.RX(0.1, wires=0)") == normalise("angle=qml.RX( 0.7 ,wires=0)  # c")
 True
@@ -36,6 +39,7 @@ import inspect
 import json
 import pkgutil
 import re
+import sys
 import time
 from dataclasses import dataclass, field
 from importlib import resources
@@ -171,8 +175,12 @@ def _defs_and_free(code: str) -> tuple[set[str], set[str]] | None:
     return defs, loads - defs - _BUILTINS
 
 
-def _self_contained(blocks: list[str], i: int) -> str:
-    """Block ``i`` with the earlier blocks it depends on and the standard imports it needs."""
+def _self_contained(blocks: list[str], i: int, context: Any = None) -> str:
+    """Block ``i`` with the earlier blocks it depends on and the imports it needs.
+
+    Names still free after that are imported from ``context`` (the module whose docstring holds
+    the example: its docs are written in that namespace) or else from ``pennylane``.
+    """
     info = [_defs_and_free(b) for b in blocks]
     if info[i] is None:
         return blocks[i]
@@ -189,6 +197,11 @@ def _self_contained(blocks: list[str], i: int) -> str:
     final = _defs_and_free(code)
     free = final[1] if final else set()
     imports = [stmt for name, stmt in _PREAMBLE.items() if name in free]
+    for name in sorted(free - set(_PREAMBLE)):
+        for mod in (context, sys.modules.get("pennylane")):
+            if mod is not None and not name.startswith("_") and hasattr(mod, name):
+                imports.append(f"from {mod.__name__} import {name}")
+                break
     return ("\n".join(imports) + "\n\n" if imports else "") + code
 
 
@@ -352,7 +365,7 @@ def harvest(modules: str | list[str] = "pennylane", limit: int | None = None) ->
                     parts.append(before)
                 found.append(Candidate(id=f"pennylane-docs/{ref}/{k}", source_ref=f"{ref}#{k}",
                                        instruction="\n\n".join(parts),
-                                       code=_self_contained(blocks, k)))
+                                       code=_self_contained(blocks, k, mod)))
     if limit is not None:
         found = found[:limit]
     return found

@@ -169,3 +169,13 @@ def test_missing_interpreter_is_a_crashed_result_naming_it(sb):
 def test_plain_sources_get_their_index_as_id(sb):
     results = sb.run_jobs(["print('a')", "print('b')"])
     assert [(r.id, r.stdout) for r in results] == [("0", "a\n"), ("1", "b\n")]
+
+
+def test_program_exit_handlers_and_logging_run_at_exit(sb):
+    r = sb.run("import atexit, logging, threading, time\n"
+               "atexit.register(print, 'bye')\n"
+               "logging.basicConfig(filename='log.txt')\nlogging.warning('w')\n"
+               "threading.Thread(target=lambda: (time.sleep(0.3), print('late'))).start()\n",
+               collect=("log.txt",))
+    assert (r.status, r.stdout) == ("ok", "late\nbye\n"), r.stderr
+    assert r.files == {"log.txt": b"WARNING:root:w\n"}

@@ -49,7 +49,7 @@ def test_program_layouts():
     (HARD, "I cannot help with that.\n```text\nno\n```\n", "FORMAT", "formatting"),
 ])
 def test_verdicts(sandbox, task, completion, status, error_class):
-    judge = qhe.make_judge(time_limit=5.0)
+    judge = qhe.make_judge(time_limit=1.5 if status == "TLE" else 10.0)
     v = judge_one(judge, task, completion, sandbox)
     assert (v.status, v.error_class) == (status, error_class), v.message
     assert v.tests_total == 1 and v.tests_passed == (status == "AC")

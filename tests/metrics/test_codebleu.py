@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 
 import pytest
 
 from quantum_codegen_eval.metrics import _codebleu_bleu, _codebleu_quantum, _codebleu_ref
-from quantum_codegen_eval.metrics import codebleu as codebleu_module
 from quantum_codegen_eval.metrics.codebleu import codebleu
+
+# The package re-exports the function under the same name, so fetch the module explicitly.
+codebleu_module = importlib.import_module("quantum_codegen_eval.metrics.codebleu")
 
 PL_REF = """import pennylane as qml
 

@@ -176,3 +176,53 @@ def test_rebuilding_current_release_gives_the_shipped_names():
     assert not (fresh - shipped) and not (shipped - fresh), (
         f"missing from the shipped index: {sorted(fresh - shipped)[:10]}; "
         f"not found on rebuild: {sorted(shipped - fresh)[:10]}")
+
+
+def _synthetic_index():
+    """Three made-up releases: RX moves home, Old disappears, New appears, math forwards."""
+    from quantum_codegen_eval.loaders.pennylane_api_index import combine
+
+    def walk(version, names, aliases=(), fallback=False):
+        return {"version": version, "names": dict(names), "aliases": dict(aliases),
+                "external": {"numpy": ["sin", "cos"]},
+                "fallbacks": {"pennylane.math": "ext:numpy"} if fallback else {}, "errors": []}
+
+    base = {"pennylane.ops": "module", "pennylane.math": "module", "pennylane.np": "external"}
+    w1 = walk("1.0.0", {**base, "pennylane.ops.RX": "class", "pennylane.ops.RX.matrix": "attr",
+                        "pennylane.RX": "class", "pennylane.Old": "other"},
+              {"pennylane.RX": "pennylane.ops.RX", "pennylane.np": "ext:numpy"})
+    w2 = walk("2.0.0", {**base, "pennylane.RX": "class", "pennylane.RX.matrix": "attr",
+                        "pennylane.RX.decomp": "attr", "pennylane.ops.RX": "class",
+                        "pennylane.New": "class", "pennylane.New.run": "attr"},
+              {"pennylane.ops.RX": "pennylane.RX", "pennylane.np": "ext:numpy"}, fallback=True)
+    w3 = walk("3.0.0", {**base, "pennylane.New": "class"}, {"pennylane.np": "ext:numpy"})
+    return combine([w3, w1, w2], {"builder": "test"})
+
+
+def test_resolution_on_a_synthetic_index():
+    from quantum_codegen_eval.loaders.pennylane_api_index import names_of
+
+    index = _synthetic_index()
+    assert index["versions"] == ["1.0.0", "2.0.0", "3.0.0"]  # sorted, whatever the input order
+    assert "pennylane.RX.decomp" in names_of(index, "2.0.0")
+    code = ("import pennylane as qml\n"
+            "qml.RX.matrix; qml.ops.RX.matrix; qml.RX.decomp; qml.Old; qml.New.run\n"
+            "qml.np.sin; qml.np.tan; qml.math.cos; qml.math.tan; qml.Nope\n")
+
+    def statuses(version):
+        return {f.name: (f.status, f.versions)
+                for f in find_hallucinations(code, version, index=index)}
+
+    v1, v2, v3 = statuses("1"), statuses("2"), statuses("3")
+    # qml.RX.matrix: an alias in 1.0 (home ops.RX), the home in 2.0, gone in 3.0
+    assert v1["qml.RX.matrix"] == ("ok", ("1.0.0", "2.0.0"))
+    assert v1["qml.ops.RX.matrix"] == ("ok", ("1.0.0", "2.0.0"))
+    assert v3["qml.RX.matrix"][0] == "removed"
+    assert v1["qml.RX.decomp"][0] == "too_new" and v2["qml.RX.decomp"][0] == "ok"
+    assert v2["qml.Old"][0] == "removed" and v1["qml.Old"][0] == "ok"
+    assert v1["qml.New.run"][0] == "too_new" and v3["qml.New.run"][0] == "removed"
+    assert v1["qml.np.sin"][0] == "ok" and v1["qml.np.tan"][0] == "hallucinated"
+    # the numpy fallback of pennylane.math exists in 2.0.0 only
+    assert v2["qml.math.cos"][0] == "ok" and v1["qml.math.cos"][0] == "too_new"
+    assert v2["qml.math.tan"][0] == "hallucinated"
+    assert v2["qml.Nope"] == ("hallucinated", ())

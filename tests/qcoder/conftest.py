@@ -41,7 +41,12 @@ def qsandbox():
         yield sb
 
 
-def judge_many(sandbox, judge, items):
+@pytest.fixture(scope="session")
+def judge_many():
+    return _judge_many
+
+
+def _judge_many(sandbox, judge, items):
     """Judge [(record, completion), ...] with one parallel sandbox batch; verdicts in order."""
     plans = [judge.jobs(rec, code) for rec, code in items]
     jobs = [p[0] for p in plans if isinstance(p, list)]

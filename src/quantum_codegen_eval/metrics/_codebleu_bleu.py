@@ -22,7 +22,8 @@ _EPSILON = 0.1  # SmoothingFunction().method1
 
 @dataclass
 class NgramProfile:
-    """n-gram counters (n = 1..4) of one token list, plus its weighted unigram total."""
+    """n-gram counters (n = 1..4; unigrams keyed by token) of one token list, plus its
+    weighted unigram total."""
 
     length: int
     counts: tuple[Counter, ...]
@@ -31,12 +32,13 @@ class NgramProfile:
 
     @classmethod
     def build(cls, tokens: list[str], weights: dict[str, float]) -> NgramProfile:
-        counts = tuple(
+        # Unigrams are keyed by the token itself, longer n-grams by tuples.
+        counts = (Counter(tokens),) + tuple(
             Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) if len(tokens) >= n else Counter()
-            for n in ORDERS
+            for n in ORDERS[1:]
         )
         total = 0.0
-        for (tok,), c in counts[0].items():
+        for tok, c in counts[0].items():
             total += c * weights.get(tok, 1)
         return cls(len(tokens), counts, total, weights)
 
@@ -100,7 +102,7 @@ def weighted_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
         s = 0.0
         for gram, c in ref.counts[0].items():
             h = hyp1.get(gram, 0)
-            s += (c if c < h else h) * w.get(gram[0], 1)
+            s += (c if c < h else h) * w.get(gram, 1)
         num[0] += s
         den[0] += max(1, ref.weighted_total)
         for n in range(1, 4):

@@ -75,13 +75,16 @@ _BY_INDEX = itemgetter(1)
 
 
 def tree_to_token_index(root_node):
-    children = root_node.children
-    rtype = root_node.type
-    if (not children or rtype in _STRINGISH) and rtype != "comment":
-        return [(root_node.start_point, root_node.end_point)]
+    # Iterative (the reference recurses and concatenates lists); same leaves, same order.
     code_tokens = []
-    for child in children:
-        code_tokens += tree_to_token_index(child)
+    stack = [root_node]
+    while stack:
+        node = stack.pop()
+        ntype = node.type
+        if (node.child_count == 0 or ntype in _STRINGISH) and ntype != "comment":
+            code_tokens.append((node.start_point, node.end_point))
+        else:
+            stack.extend(reversed(node.children))
     return code_tokens
 
 

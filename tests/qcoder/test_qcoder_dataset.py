@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import datasets
 import pytest
@@ -12,9 +13,8 @@ from quantum_codegen_eval.loaders import qcoder as loader
 from quantum_codegen_eval.benchmarks import load_benchmark
 from quantum_codegen_eval.benchmarks import qcoder as bench
 
-from .conftest import DATA
-
 pytestmark = pytest.mark.upstream
+DATA = Path(__file__).parent / "data"
 
 
 def test_load_dataset_offline(qcoder_data):

@@ -9,8 +9,6 @@ import pytest
 from quantum_codegen_eval.judges.qcoder import QCoderJudge, static_imports
 from quantum_codegen_eval.judges.qcoder_specs import get_spec
 
-from .conftest import judge_many
-
 pytestmark = pytest.mark.upstream
 
 H = "from qiskit import QuantumCircuit\n\n"
@@ -43,7 +41,7 @@ CASES = [  # (problem, completion, expected status, check on the verdict)
 
 
 @pytest.fixture(scope="module")
-def verdicts(qsandbox, qcoder_records):
+def verdicts(qsandbox, qcoder_records, judge_many):
     judge = QCoderJudge()
     return judge_many(qsandbox, judge, [(qcoder_records[p], c) for p, c, _, _ in CASES])
 
@@ -73,7 +71,7 @@ def test_details_name_the_failure(verdicts):
     assert verdicts[0].tests_passed == verdicts[0].tests_total == 1
 
 
-def test_wrong_answer_reports_first_failing_case(qsandbox, qcoder_records):
+def test_wrong_answer_reports_first_failing_case(qsandbox, qcoder_records, judge_many):
     judge = QCoderJudge()
     spec = get_spec("QPC002_B2")
     (v,) = judge_many(qsandbox, judge, [(qcoder_records["QPC002_B2"], spec.wrong[0])])
@@ -82,7 +80,7 @@ def test_wrong_answer_reports_first_failing_case(qsandbox, qcoder_records):
     assert v.tests[[t.passed for t in v.tests].index(False)].name == v.details["first_failing"]
 
 
-def test_timeout(qsandbox, qcoder_records):
+def test_timeout(qsandbox, qcoder_records, judge_many):
     judge = QCoderJudge(timeout=3)
     (v,) = judge_many(qsandbox, judge, [(qcoder_records["QPC001_A2"],
                                          H + "def solve(n):\n    while True:\n        pass\n")])
