@@ -7,7 +7,8 @@ needs no PennyLane installed.
 
 Each release is walked inside its own virtual environment (``$QCE_CACHE/api-index-envs/``,
 default ``~/.cache/quantum-codegen-eval``), created here from the pins in :data:`RECIPES`; the
-current release can instead be walked in the running interpreter (``current=this``)::
+PennyLane installed in the running interpreter is walked in-process (``--option current=none``
+leaves it out)::
 
     qce build pennylane_api_index --out src/quantum_codegen_eval/metrics/data/pennylane_api_index.json.xz
     qce build pennylane_api_index --out idx.json.xz --option versions=0.34.0,0.45.1
@@ -33,7 +34,7 @@ from pathlib import Path
 
 FORMAT = "qce-pennylane-api-index/1"
 
-#: PennyLane release -> pip requirements that install on Python 3.11 (see the module docstring).
+#: PennyLane release -> pip requirements that install on Python 3.11.
 #: numpy 1.20/1.21 have no 3.11 wheels; newer autograd breaks old PennyLane imports; autoray
 #: >= 0.7 and scipy >= 1.13 break 0.34's imports.
 RECIPES: dict[str, tuple[str, ...]] = {

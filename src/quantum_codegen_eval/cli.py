@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"qce {args.command}: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    except (ValueError, KeyError, FileNotFoundError) as exc:
+    except (ValueError, KeyError, FileNotFoundError, FileExistsError) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"qce {args.command}: {msg}", file=sys.stderr)
         return EXIT_INPUT

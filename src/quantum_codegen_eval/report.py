@@ -307,6 +307,15 @@ def plot_report(report: Report, out: Path) -> dict[str, Path]:
     return paths
 
 
+def refinement_curve(results: list[Any], max_rounds: int | None = None) -> list[float]:
+    """Share of problems solved within r rounds, r = 1..max_rounds, from ``refine()`` results."""
+    if not results:
+        return []
+    rounds = max_rounds or max(len(r.rounds) for r in results)
+    firsts = [r.first_ac_round for r in results]
+    return [sum(f is not None and f < r for f in firsts) / len(results) for r in range(1, rounds + 1)]
+
+
 def plot_refinement(success_by_round: list[float], path: str | Path, title: str = "") -> Path:
     """Success rate (0-1) against refinement round, as a PNG line plot."""
     import matplotlib

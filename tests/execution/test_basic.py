@@ -122,7 +122,7 @@ def test_memory(sb):
 
 
 def test_run_jobs_order_and_map_ids(sb):
-    jobs = [Job(f"import time; time.sleep({1.5 if i == 0 else 0}); print({i})", id=f"j{i}")
+    jobs = [Job(f"import time; time.sleep({4 if i == 0 else 0}); print({i})", id=f"j{i}")
             for i in range(6)]
     results = sb.run_jobs(jobs)
     assert [r.id for r in results] == [f"j{i}" for i in range(6)]

@@ -30,6 +30,18 @@ def test_no_state_carried_between_samples():
         assert rng[0] != rng[1]  # every sample is seeded afresh, like a new interpreter
 
 
+def _children_of(pid: int) -> list[int]:
+    out = []
+    for name in os.listdir("/proc"):
+        try:
+            stat = open(f"/proc/{name}/stat").read() if name.isdigit() else ""
+        except OSError:
+            continue
+        if stat and stat[stat.rfind(")") + 2:].split()[1] == str(pid):
+            out.append(int(name))
+    return out
+
+
 def test_dead_worker_is_replaced_and_the_job_still_gets_a_result():
     with Sandbox(workers=1, preload=(), user=None, wall_time=20) as sb:
         # without a separate uid the program may kill its parent, the forked worker
@@ -39,8 +51,16 @@ def test_dead_worker_is_replaced_and_the_job_still_gets_a_result():
         # killed from outside mid-job
         first = sb.run("pass")
         zpid = next(iter(sb._all_slots[0].zygotes.values())).pid
-        threading.Timer(1.0, os.kill, (zpid, signal.SIGKILL)).start()
-        r = sb.run("import time\ntime.sleep(30)")
+        box = {}
+        runner = threading.Thread(target=lambda: box.update(r=sb.run("import time\n"
+                                                                   "time.sleep(30)")))
+        runner.start()
+        deadline = time.monotonic() + 30
+        while not _children_of(zpid) and time.monotonic() < deadline:
+            time.sleep(0.02)  # kill the worker only once the job runs under it
+        os.kill(zpid, signal.SIGKILL)
+        runner.join()
+        r = box["r"]
         assert r.status == "killed"
         after = sb.run("print('alive')")
         assert (first.status, after.status, after.stdout) == ("ok", "ok", "alive\n")

@@ -7,10 +7,12 @@ PYTHONHASHSEED: our side is run in a subprocess too, with the same seed.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
@@ -127,3 +129,19 @@ def test_reference_dataflow_depends_on_hash_seed(parity):
         for a, b in zip(ours["per_sample"], other["per_sample"], strict=True)
     )
     assert moved < len(preds) // 10
+
+
+def test_fast_subtree_extraction_equals_str_of_every_node(parity):
+    """The syntax match cuts subtrees out of str(root); it must equal str() of each node."""
+    mod = importlib.import_module("quantum_codegen_eval.metrics.codebleu")
+    refs, preds, _, _ = parity
+    texts = [t for r in refs for t in ([r] if isinstance(r, str) else r)] + preds
+    texts += [t[: len(t) // 2] for t in texts[:60]]  # truncated code: error trees
+    parser = mod._parser()
+    fast_path = anon_with_children = 0
+    for text in texts:
+        root = parser.parse(text.encode("utf8")).root_node
+        fast_path += not root.has_error
+        anon_with_children += "(not in" in " ".join(mod._subtree_sexps_slow(root))
+        assert Counter(mod._subtree_sexps(root)) == Counter(mod._subtree_sexps_slow(root)), text
+    assert fast_path > 200 and anon_with_children > 0
