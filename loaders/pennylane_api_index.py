@@ -246,23 +246,11 @@ def cache_dir() -> Path:
     return base / "api-index-envs"
 
 
-def _base_python() -> str:
-    base = getattr(sys, "_base_executable", None) or sys.executable
-    return base if base and Path(base).exists() else sys.executable
-
-
-def _run(cmd: list[str], log: Path) -> None:
-    with log.open("a") as fh:
-        fh.write("$ " + " ".join(cmd) + "\n")
-        fh.flush()
-        proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False)
-    if proc.returncode != 0:
-        raise RuntimeError(f"command failed ({proc.returncode}): {' '.join(cmd)}\n"
-                           f"{log.read_text()[-2000:]}")
-
-
 def ensure_env(version: str) -> Path:
     """Create (or reuse) the environment for PennyLane ``version``; returns its python."""
+    # imported here: this file also runs as a plain script inside the old-release venvs
+    from quantum_codegen_eval.execution.eras import base_python, run_logged
+
     if version not in RECIPES:
         raise ValueError(f"no recipe for PennyLane {version}; known: {', '.join(RECIPES)}")
     folder = cache_dir() / f"pennylane-{version}"
@@ -275,8 +263,8 @@ def ensure_env(version: str) -> Path:
     log = folder.parent / f"pennylane-{version}.log"
     log.write_text("")
     if not py.exists():
-        _run([_base_python(), "-m", "venv", str(folder)], log)
-    _run([str(py), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", *reqs], log)
+        run_logged([base_python(), "-m", "venv", str(folder)], log)
+    run_logged([str(py), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", *reqs], log)
     stamp.write_text(json.dumps(reqs))
     return py
 

@@ -20,6 +20,7 @@ import json
 import re
 import textwrap
 from collections import defaultdict
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -340,22 +341,16 @@ def features(config: str):
     raise ValueError(f"unknown QCoder config {config!r}; expected one of {CONFIGS}")
 
 
-def card_text() -> str:
-    from importlib.resources import files
-
-    return (files("quantum_codegen_eval.dataset_cards") / "qcoder" / "README.md").read_text("utf-8")
-
-
 def card_for(counts: dict[str, int]) -> str:
     """The dataset card, keeping only the configs that have rows."""
-    import yaml
+    from quantum_codegen_eval.dataset_cards import card_body, yaml_header
 
-    text = card_text()
-    _, head, body = text.split("---\n", 2)
-    meta = yaml.safe_load(head)
+    from quantum_codegen_eval.publish import read_card_yaml
+
+    meta = read_card_yaml(resources.files("quantum_codegen_eval.dataset_cards") / "qcoder")
     for key in ("configs", "dataset_info"):
         meta[key] = [c for c in meta[key] if counts.get(c["config_name"])]
-    return "---\n" + yaml.safe_dump(meta, sort_keys=False, width=100) + "---\n" + body
+    return yaml_header(meta) + card_body("qcoder")
 
 
 def build(source: str | Path | None, out: str | Path, **options: Any) -> dict[str, Any]:

@@ -23,9 +23,10 @@ import ast
 import json
 import re
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from quantum_codegen_eval.dataset_cards import card_body, yaml_header
 
 from quantum_codegen_eval.judges.qhack_template import parse as _parse
 from quantum_codegen_eval.judges.qhack_template import solution_names, split_template
@@ -321,7 +322,6 @@ def _features():
 
 def card_yaml(counts: dict[str, int], sizes: dict[str, int] | None = None) -> str:
     """The YAML header of the dataset card (configs and dataset_info)."""
-    import yaml
 
     feats = _features()._to_yaml_list()
     info = []
@@ -340,16 +340,7 @@ def card_yaml(counts: dict[str, int], sizes: dict[str, int] | None = None) -> st
             for cfg in CONFIGS],
         "dataset_info": info,
     }
-    return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
-
-
-def card_body() -> str:
-    """The card text shipped in dataset_cards/qhack/README.md, without its YAML header."""
-    text = resources.files("quantum_codegen_eval.dataset_cards").joinpath(
-        "qhack/README.md").read_text(encoding="utf-8")
-    if text.startswith("---"):
-        text = text.split("\n---\n", 1)[1]
-    return text
+    return yaml_header(header)
 
 
 def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]:
@@ -375,6 +366,6 @@ def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]
         ds.to_parquet(str(folder / f"{SPLIT}-00000-of-00001.parquet"))
         counts[cfg] = len(rows)
         sizes[cfg] = int(ds.data.nbytes)
-    (out / "README.md").write_text(card_yaml(counts, sizes) + card_body(), encoding="utf-8")
+    (out / "README.md").write_text(card_yaml(counts, sizes) + card_body("qhack"), encoding="utf-8")
     return {"dataset": "qhack", "out": str(out), "counts": counts,
             "configs": list(CONFIGS), "split": SPLIT}

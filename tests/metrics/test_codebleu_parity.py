@@ -19,6 +19,8 @@ import pytest
 from quantum_codegen_eval.metrics import _codebleu_corpus as corpus
 from quantum_codegen_eval.metrics._codebleu_refenv import run_reference
 
+pytestmark = pytest.mark.upstream
+
 KEYS = {
     "codebleu": "codebleu",
     "ngram_match": "ngram_match_score",

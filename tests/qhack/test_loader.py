@@ -124,7 +124,7 @@ def test_cli_build(tmp_path: Path, qhack_source: Path, capsys):
 
 
 def test_shipped_card_matches_builder():
-    body = builder.card_body()
+    body = builder.card_body("qhack")
     assert "## Fields" in body
     for name in builder.FEATURES:
         assert f"`{name}`" in body, f"card does not document field {name}"

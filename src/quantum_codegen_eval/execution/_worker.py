@@ -285,6 +285,15 @@ def _finish(code):
     os._exit(code)
 
 
+def _rekey_stevedore(old_path):
+    """stevedore caches its entry-point scan by ``tuple(sys.path)``; the job's path differs
+    from the zygote's only by its working dir, so reuse the scan instead of redoing it."""
+    cache = sys.modules.get("stevedore._cache")
+    internal = getattr(getattr(cache, "_c", None), "_internal", None)
+    if isinstance(internal, dict) and old_path in internal:
+        internal[tuple(sys.path)] = internal[old_path]
+
+
 def run_program(spec):
     """Run the job's program as ``__main__`` in this (already isolated) process; never returns."""
 
@@ -292,7 +301,9 @@ def run_program(spec):
     with open(path, encoding="utf-8") as f:
         source = f.read()
     sys.argv = [path] + list(spec["argv"])
+    old_path = tuple(sys.path)
     sys.path[:] = [spec["workdir"]] + [p for p in sys.path if p and p != os.path.dirname(__file__)]
+    _rekey_stevedore(old_path)
     main = types.ModuleType("__main__")
     main.__file__ = path
     main.__builtins__ = __builtins__

@@ -135,12 +135,14 @@ def list_envs() -> list[dict]:
     return rows
 
 
-def _base_python() -> str:
+def base_python() -> str:
+    """The interpreter new virtual environments are made from (the one below any venv)."""
     base = getattr(sys, "_base_executable", None) or sys.executable
     return base if base and Path(base).exists() else sys.executable
 
 
-def _run(cmd: list[str], log: Path) -> None:
+def run_logged(cmd: list[str], log: Path) -> None:
+    """Run ``cmd`` with its output appended to ``log``; a failure raises with the log's tail."""
     with log.open("a") as fh:
         fh.write("$ " + " ".join(cmd) + "\n")
         fh.flush()
@@ -171,20 +173,20 @@ def create_env(name: str, *, force: bool = False) -> Path:
         log = folder.parent / f"{recipe.name}.log"
         log.write_text("")
         # Build in place under its final name: venv scripts embed their absolute path.
-        _run([_base_python(), "-m", "venv", str(folder)], log)
+        run_logged([base_python(), "-m", "venv", str(folder)], log)
         py = str(_python_in(folder))
         try:
-            _run([py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
+            run_logged([py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
                   *recipe.requirements], log)
             probe = "; ".join(f"import {m}" for m in recipe.check_imports)
-            _run([py, "-c", probe + "; import pennylane as qml; print(qml.__version__)"], log)
+            run_logged([py, "-c", probe + "; import pennylane as qml; print(qml.__version__)"], log)
         except Exception:
             shutil.rmtree(folder, ignore_errors=True)
             raise
         _open_for_reading(folder)
         (folder / _STAMP).write_text(json.dumps(
             {"name": recipe.name, "requirements": list(recipe.requirements),
-             "base_python": _base_python()}, indent=2))
+             "base_python": base_python()}, indent=2))
         return _python_in(folder)
 
 

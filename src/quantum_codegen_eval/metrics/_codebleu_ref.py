@@ -74,25 +74,30 @@ _STRINGISH = ("string_literal", "string", "character_literal")
 _BY_INDEX = itemgetter(1)
 
 
-def tree_to_token_index(root_node):
-    # Iterative (the reference recurses and concatenates lists); same leaves, same order.
-    code_tokens = []
+def token_leaves(root_node):
+    """The nodes whose spans the reference's ``tree_to_token_index`` lists, in its order.
+
+    Iterative (the reference recurses and concatenates lists). Spans are keyed by
+    ``(start_byte, end_byte)`` below instead of ``(start_point, end_point)``: within one tree
+    the two are in one-to-one correspondence, and ints are cheaper to fetch and hash.
+    """
+    leaves = []
     stack = [root_node]
     while stack:
         node = stack.pop()
         ntype = node.type
         if (node.child_count == 0 or ntype in _STRINGISH) and ntype != "comment":
-            code_tokens.append((node.start_point, node.end_point))
+            leaves.append(node)
         else:
             stack.extend(reversed(node.children))
-    return code_tokens
+    return leaves
 
 
 def tree_to_variable_index(root_node, index_to_code):
     children = root_node.children
     rtype = root_node.type
     if (not children or rtype in _STRINGISH) and rtype != "comment":
-        index = (root_node.start_point, root_node.end_point)
+        index = (root_node.start_byte, root_node.end_byte)
         _, code = index_to_code[index]
         if rtype != code:
             return [index]
@@ -168,7 +173,7 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
     # seen everywhere are the same and only needless copies are skipped.
     rtype = root_node.type
     if (root_node.child_count == 0 or rtype in _STRINGISH) and rtype != "comment":
-        idx, code = index_to_code[(root_node.start_point, root_node.end_point)]
+        idx, code = index_to_code[(root_node.start_byte, root_node.end_byte)]
         if rtype == code:
             return [], states
         elif code in states:
@@ -283,7 +288,7 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
                 continue
             if (child.child_count == 0 or ctype in _STRINGISH) and ctype != "comment":
                 # The leaf case of DFG_python, inlined (most children are leaves).
-                idx, code = index_to_code[(child.start_point, child.end_point)]
+                idx, code = index_to_code[(child.start_byte, child.end_byte)]
                 if ctype == code:
                     continue
                 if code in states:
@@ -302,12 +307,12 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
 def get_data_flow(code: str, root_node) -> list:
     """The reference ``get_data_flow`` on an already parsed tree of ``code``."""
     try:
-        tokens_index = tree_to_token_index(root_node)
+        leaves = token_leaves(root_node)
         lines = code.split("\n")
-        code_tokens = [index_to_code_token(x, lines) for x in tokens_index]
         index_to_code = {}
-        for idx, (index, tok) in enumerate(zip(tokens_index, code_tokens, strict=True)):
-            index_to_code[index] = (idx, tok)
+        for idx, leaf in enumerate(leaves):
+            tok = index_to_code_token((leaf.start_point, leaf.end_point), lines)
+            index_to_code[(leaf.start_byte, leaf.end_byte)] = (idx, tok)
         try:
             DFG, _ = DFG_python(root_node, index_to_code, {})
         except Exception:
