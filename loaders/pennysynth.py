@@ -9,8 +9,8 @@ Two sources:
   docstring that define names it uses are prepended, ``import pennylane as qml`` /
   ``from pennylane import numpy as np`` are added when used but not imported, and other free
   names are imported from the docstring's module (or ``pennylane``) when it has them. The
-  instruction is
-  the object's summary line plus the prose just before the block. Every example runs in the
+  instruction is the object's public name (``qml.RX``) and summary line plus the prose just
+  before the block. Every example runs in the
   sandbox (``verified`` = exits cleanly on the installed PennyLane within ``time_limit``), then
   verified examples are deduplicated on :func:`normalise` (identifiers renamed, formatting,
   comments, docstrings, float and string values erased; ``qml.*`` names, imported names, integers
@@ -324,19 +324,30 @@ def _walk(prefixes: list[str]) -> list[Any]:
     return mods
 
 
-def _docs(mod: Any) -> list[tuple[str, str]]:
-    """[(qualified name, docstring)] of the public classes, functions and methods of ``mod``."""
+def _public_name(mod: Any, name: str, obj: Any) -> str:
+    """``qml.X`` when ``pennylane.X`` is the object, else the ``qml.``-prefixed module path."""
+    top = sys.modules.get("pennylane")
+    if top is not None and getattr(top, name, None) is obj:
+        return f"qml.{name}"
+    return f"{mod.__name__}.{name}".replace("pennylane.", "qml.", 1)
+
+
+def _docs(mod: Any) -> list[tuple[str, str, str]]:
+    """[(qualified name, public name, docstring)] of the public classes, functions and methods
+    defined in ``mod`` (and of ``mod`` itself)."""
     out = []
     if mod.__doc__:
-        out.append((mod.__name__, inspect.cleandoc(mod.__doc__)))
+        out.append((mod.__name__, mod.__name__.replace("pennylane", "qml", 1),
+                    inspect.cleandoc(mod.__doc__)))
     for name, obj in sorted(vars(mod).items()):
         if name.startswith("_") or getattr(obj, "__module__", None) != mod.__name__:
             continue
         if not (inspect.isclass(obj) or inspect.isfunction(obj)):
             continue
         ref = f"{mod.__name__}.{name}"
+        public = _public_name(mod, name, obj)
         if obj.__doc__:
-            out.append((ref, inspect.cleandoc(obj.__doc__)))
+            out.append((ref, public, inspect.cleandoc(obj.__doc__)))
         if inspect.isclass(obj):
             for attr, val in sorted(vars(obj).items()):
                 if isinstance(val, (staticmethod, classmethod)):
@@ -344,7 +355,7 @@ def _docs(mod: Any) -> list[tuple[str, str]]:
                 if attr.startswith("_") or not (inspect.isfunction(val) or isinstance(val, property)):
                     continue
                 if val.__doc__:
-                    out.append((f"{ref}.{attr}", inspect.cleandoc(val.__doc__)))
+                    out.append((f"{ref}.{attr}", f"{public}.{attr}", inspect.cleandoc(val.__doc__)))
     return out
 
 
@@ -353,14 +364,14 @@ def harvest(modules: str | list[str] = "pennylane", limit: int | None = None) ->
     prefixes = [m.strip() for m in modules.split(",")] if isinstance(modules, str) else modules
     found: list[Candidate] = []
     for mod in _walk(prefixes):
-        for ref, doc in _docs(mod):
+        for ref, public, doc in _docs(mod):
             examples = docstring_examples(doc)
             if not examples:
                 continue
             summary = _clean_rst(doc.split("\n\n", 1)[0])
             blocks = [code for _, code in examples]
             for k, (before, _code) in enumerate(examples):
-                parts = [f"`{ref.replace('pennylane.', 'qml.', 1)}`: {summary}"]
+                parts = [f"`{public}`: {summary}"]
                 if before and before != summary:
                     parts.append(before)
                 found.append(Candidate(id=f"pennylane-docs/{ref}/{k}", source_ref=f"{ref}#{k}",

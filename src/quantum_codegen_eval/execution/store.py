@@ -4,7 +4,7 @@ arrives, keyed by sample id, so that a killed run resumes without redoing or dup
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "results.jsonl")
 >>> with ResultStore(path) as store:
-...     store.add({"id": "s1", "status": "ok"})
+...     _ = store.add({"id": "s1", "status": "ok"})
 ...     "s1" in store.done()
 True
 >>> ResultStore(path).get("s1")["status"]
