@@ -2,6 +2,8 @@
 
 Pure functions of strings and counts; each output carries a signature (see :mod:`.signature`).
 Names are imported lazily, so importing one metric does not load the others' dependencies.
+CodeBLEU is ``quantum_codegen_eval.codebleu`` (or ``metrics.codebleu.codebleu``): it is not
+re-exported here, where the name would clash with its module.
 
 >>> from quantum_codegen_eval.metrics import pass_at_k
 >>> pass_at_k(5, 5, 1)
@@ -17,7 +19,6 @@ _EXPORTS = {
     "pass_at_k": "passk",
     "pass_at_k_ci": "passk",
     "partial_credit": "passk",
-    "codebleu": "codebleu",
     "rouge_l": "rouge",
     "find_hallucinations": "hallucination",
     "hallucination_rate": "hallucination",
