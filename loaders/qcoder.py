@@ -344,7 +344,6 @@ def features(config: str):
 def card_for(counts: dict[str, int]) -> str:
     """The dataset card, keeping only the configs that have rows."""
     from quantum_codegen_eval.dataset_cards import card_body, yaml_header
-
     from quantum_codegen_eval.publish import read_card_yaml
 
     meta = read_card_yaml(resources.files("quantum_codegen_eval.dataset_cards") / "qcoder")

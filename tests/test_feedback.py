@@ -18,9 +18,8 @@ def qsandbox():
 
 @pytest.fixture(scope="module")
 def qcoder_records(upstream, tmp_path_factory):
-    from quantum_codegen_eval.loaders.qcoder import build
-
     from quantum_codegen_eval.benchmarks.qcoder import problems
+    from quantum_codegen_eval.loaders.qcoder import build
 
     out = tmp_path_factory.mktemp("qcoder_fb")
     build(upstream / "qcoder", out)

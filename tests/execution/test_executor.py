@@ -20,7 +20,9 @@ JOBS = [
 
 
 def _key(r):
-    return (r.id, r.status, r.exit_code, r.signal, r.stdout,
+    # a timeout's signal depends on which limit fired first (CPU: SIGXCPU, wall: SIGKILL), a race
+    signal = None if r.status == "timeout" else r.signal
+    return (r.id, r.status, r.exit_code, signal, r.stdout,
             r.exception.type if r.exception else None, r.files)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from quantum_codegen_eval.loaders import qiskit_humaneval as builder
 
 

@@ -7,10 +7,10 @@ import json
 import datasets
 import pytest
 import yaml
-from quantum_codegen_eval.loaders import qiskit_humaneval as builder
 
 from quantum_codegen_eval.benchmarks import load_benchmark
 from quantum_codegen_eval.benchmarks import qiskit_humaneval as qhe
+from quantum_codegen_eval.loaders import qiskit_humaneval as builder
 
 
 def _task(n: int, **over) -> dict:

@@ -7,9 +7,9 @@ import json
 import datasets
 import pennylane
 import pytest
-from quantum_codegen_eval.loaders import pennysynth as builder
 
 from quantum_codegen_eval.benchmarks import pennysynth as ps
+from quantum_codegen_eval.loaders import pennysynth as builder
 
 MODULE = "pennylane.ops.qubit.parametric_ops_single_qubit"
 

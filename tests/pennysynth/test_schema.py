@@ -8,10 +8,10 @@ from pathlib import Path
 import datasets
 import pytest
 import yaml
-from quantum_codegen_eval.loaders import pennysynth as builder
 
 from quantum_codegen_eval.benchmarks import load_benchmark
 from quantum_codegen_eval.benchmarks import pennysynth as ps
+from quantum_codegen_eval.loaders import pennysynth as builder
 
 SAMPLE = Path(__file__).parent / "data" / "sample.jsonl"
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import datasets
 import pytest
 import yaml
-from quantum_codegen_eval.loaders import qcoder as loader
 
 from quantum_codegen_eval.benchmarks import load_benchmark
 from quantum_codegen_eval.benchmarks import qcoder as bench
+from quantum_codegen_eval.loaders import qcoder as loader
 
 pytestmark = pytest.mark.upstream
 DATA = Path(__file__).parent / "data"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from quantum_codegen_eval.loaders import qcoder as loader
 
 pytestmark = pytest.mark.upstream

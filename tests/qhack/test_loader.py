@@ -8,9 +8,9 @@ from pathlib import Path
 import datasets
 import pytest
 import yaml
-from quantum_codegen_eval.loaders import qhack as builder
 
 from quantum_codegen_eval.benchmarks import qhack
+from quantum_codegen_eval.loaders import qhack as builder
 
 
 def test_counts_per_config(qhack_data: Path):

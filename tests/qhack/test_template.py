@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 
 import pytest
-from quantum_codegen_eval.loaders.qhack import trusted_compare
 
 from quantum_codegen_eval.judges.qhack import (
     FormatProblem,
@@ -19,6 +18,7 @@ from quantum_codegen_eval.judges.qhack import (
 )
 from quantum_codegen_eval.judges.qhack_shims import SHIM_PRELUDE, rewrite_harness
 from quantum_codegen_eval.judges.qhack_template import split_template, stub
+from quantum_codegen_eval.loaders.qhack import trusted_compare
 
 TEMPLATE = '''import json
 import pennylane as qml
