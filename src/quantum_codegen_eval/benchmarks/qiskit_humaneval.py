@@ -133,3 +133,13 @@ def reference_code(record: Task) -> str:
     if record.config == "hard":
         return record.canonical_solution
     return record.prompt + record.canonical_solution
+
+
+def candidate_code(record: Task, completion: str) -> str:
+    """The program text a metric compares with ``reference_code``: what the judge runs, less
+    the test (so a body-only completion is seen with its prompt, imports included)."""
+    from ..judges.qiskit_humaneval import build_program
+
+    program = build_program(record, completion)
+    cut = program.rfind(record.test.rstrip("\n"))
+    return (program[:cut] if cut >= 0 else program).rstrip() + "\n"

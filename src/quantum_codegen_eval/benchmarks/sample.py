@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from .qiskit_humaneval import FIELDS, Task, task_from_row
+from .qiskit_humaneval import candidate_code as candidate_code  # the same assembly as the judge
 
 HUB_ID = ""  # not on the Hub: shipped inside the package
 CONFIGS = ("all", "pennylane", "qiskit")
@@ -69,14 +70,6 @@ def prompt(record: Task) -> str:
 
 def reference_code(record: Task) -> str:
     return record.prompt + record.canonical_solution
-
-
-def candidate_code(record: Task, completion: str) -> str | None:
-    """The program text a metric compares: what the judge runs, less the test."""
-    from ..judges.qiskit_humaneval import build_program
-
-    program = build_program(record, completion)
-    return program[: program.rfind(record.test.rstrip("\n"))].rstrip() + "\n"
 
 
 def language(config: str | None) -> str:
