@@ -42,11 +42,11 @@ import re
 import sys
 import time
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from quantum_codegen_eval.benchmarks.pennysynth import FEATURES, SPLIT, validate_row
+from quantum_codegen_eval.dataset_cards import card_body, yaml_header
 
 DEFAULT_TIME_LIMIT = 20.0
 _PREAMBLE = {"qml": "import pennylane as qml", "qp": "import pennylane as qp",
@@ -448,8 +448,6 @@ def _features():
 
 
 def card_yaml(n: int, nbytes: int) -> str:
-    import yaml
-
     header = {
         "pretty_name": "PennySynth (PennyLane instruction-code pairs)",
         "language": ["en"], "license": "apache-2.0", "task_categories": ["text-generation"],
@@ -459,13 +457,7 @@ def card_yaml(n: int, nbytes: int) -> str:
         "dataset_info": {"features": _features()._to_yaml_list(),
                          "splits": [{"name": SPLIT, "num_bytes": nbytes, "num_examples": n}]},
     }
-    return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
-
-
-def card_body() -> str:
-    text = resources.files("quantum_codegen_eval.dataset_cards").joinpath(
-        "pennysynth/README.md").read_text(encoding="utf-8")
-    return text.split("\n---\n", 1)[1] if text.startswith("---") else text
+    return yaml_header(header)
 
 
 def _write(rows: list[dict[str, Any]], out: Path) -> None:
@@ -477,7 +469,7 @@ def _write(rows: list[dict[str, Any]], out: Path) -> None:
         old.unlink()
     ds = datasets.Dataset.from_list(rows, features=_features())
     ds.to_parquet(str(folder / f"{SPLIT}-00000-of-00001.parquet"))
-    (out / "README.md").write_text(card_yaml(len(rows), ds.data.nbytes) + card_body(),
+    (out / "README.md").write_text(card_yaml(len(rows), ds.data.nbytes) + card_body("pennysynth"),
                                    encoding="utf-8")
 
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import shutil
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from quantum_codegen_eval.benchmarks.qiskit_humaneval import CONFIGS, FIELDS, SPLIT, task_from_row
+from quantum_codegen_eval.dataset_cards import card_body, yaml_header
 
 FILES = {"normal": "dataset_qiskit_test_human_eval.json",
          "hard": "dataset_qiskit_test_human_eval_hard.json"}
@@ -72,8 +72,6 @@ def _features():
 
 def card_yaml(counts: dict[str, int], sizes: dict[str, int]) -> str:
     """The YAML header of the card (configs and dataset_info)."""
-    import yaml
-
     feats = _features()._to_yaml_list()
     header = {
         "pretty_name": "Qiskit HumanEval",
@@ -87,16 +85,7 @@ def card_yaml(counts: dict[str, int], sizes: dict[str, int]) -> str:
                                       "num_examples": counts.get(cfg, 0)}]}
                          for cfg in CONFIGS],
     }
-    return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
-
-
-def card_body() -> str:
-    """The card text of dataset_cards/qiskit_humaneval/README.md, without a YAML header."""
-    text = resources.files("quantum_codegen_eval.dataset_cards").joinpath(
-        "qiskit_humaneval/README.md").read_text(encoding="utf-8")
-    if text.startswith("---"):
-        text = text.split("\n---\n", 1)[1]
-    return text
+    return yaml_header(header)
 
 
 def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]:
@@ -123,6 +112,6 @@ def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]
     lic = Path(source) / "LICENSE"
     if lic.is_file():  # Apache-2.0 section 4: redistributions carry the licence
         shutil.copyfile(lic, out / "LICENSE")
-    (out / "README.md").write_text(card_yaml(counts, sizes) + card_body(), encoding="utf-8")
+    (out / "README.md").write_text(card_yaml(counts, sizes) + card_body("qiskit_humaneval"), encoding="utf-8")
     return {"dataset": "qiskit_humaneval", "out": str(out), "counts": counts,
             "configs": list(CONFIGS), "split": SPLIT}
