@@ -24,6 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from quantum_codegen_eval.judges.qcoder import extract_code  # the code the judge would judge
+
 CONFIGS = ("problems", "submissions", "revisions")
 SPLITS = {"problems": "test", "submissions": "train", "revisions": "train"}
 SUBMISSIONS_HUB_ID = "tm0012-QCB/QCoderBenchmark"
@@ -250,12 +252,6 @@ def read_problems(source: str | Path) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- submissions
-
-def extract_code(markdown: str) -> str:
-    """The last ```python block of a markdown answer (the whole text when there is none)."""
-    blocks = re.findall(r"```(?:python|py)?[ \t]*\n(.*?)```", markdown, re.S)
-    return blocks[-1] if blocks else markdown
-
 
 def read_submissions(spec: str | Path) -> list[dict[str, Any]]:
     """Rows of QCoder_Benchmark.jsonl from a local path or a Hub dataset id."""

@@ -35,10 +35,6 @@ def format_verdict(benchmark: str, sample: Sample, message: str) -> Verdict:
                    error_class="formatting", message=message)
 
 
-def _store_key(sample: Sample) -> str:
-    return sample.key
-
-
 def _progress(total: int, enabled: bool):
     if not enabled or total == 0:
         return None
@@ -100,7 +96,7 @@ def evaluate(
     verdicts: dict[str, Verdict] = {}
     planned: dict[str, tuple[Sample, list[Any]]] = {}
     for sample in samples:
-        key = _store_key(sample)
+        key = sample.key
         prior = done.get(key)
         if prior is not None:
             if prior.get("completion_hash") != completion_hash(sample.completion):
