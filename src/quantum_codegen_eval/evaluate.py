@@ -150,39 +150,63 @@ def _save(store: Any, key: str, sample: Sample, verdict: Verdict) -> None:
 
 
 def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> None:
-    """Run every planned job through one pool; decide a sample when its last job is back."""
+    """Run every sample's jobs through one pool, stage by stage; decide a sample when the last
+    job of its current stage is back (``decide`` returns the verdict or the next stage)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
     from dataclasses import replace
 
-    jobs = []
-    pending: dict[str, int] = {}
-    results: dict[str, list[Any]] = {}
-    original_ids: dict[str, str] = {}  # pool-wide unique id -> the id the judge gave the job
-    for key, (_sample, sample_jobs) in planned.items():
-        pending[key] = len(sample_jobs)
-        results[key] = [None] * len(sample_jobs)
-        for j, job in enumerate(sample_jobs):
-            original_ids[f"{key}::{j}"] = job.id
-            jobs.append(replace(job, id=f"{key}::{j}"))
+    from .judges.base import MAX_STAGES, judge_error
 
-    def finish(key: str) -> None:
+    results: dict[str, list[Any]] = {}
+    waiting: dict[str, int] = {}
+    stages: dict[str, int] = {}
+    futures: dict[Any, tuple[str, int, str]] = {}  # future -> (sample key, result index, job id)
+
+    def submit(key: str, jobs: list[Any]) -> None:
+        start = len(results.setdefault(key, []))
+        results[key].extend([None] * len(jobs))
+        waiting[key] = len(jobs)
+        stages[key] = stages.get(key, 0) + 1
+        for j, job in enumerate(jobs):  # pool-wide unique ids; the judge gets its own back
+            f = sandbox.submit(replace(job, id=f"{key}::{start + j}"))
+            futures[f] = (key, start + j, job.id)
+
+    def finish(key: str, verdict: Verdict) -> None:
         sample, _ = planned[key]
-        try:
-            verdict = judge.decide(problems[sample.problem_id], sample.completion, results[key])
-        except Exception as exc:  # a judge bug must not lose the other samples
-            verdict = Verdict(benchmark=getattr(judge, "benchmark", ""), problem_id=sample.problem_id,
-                              status="RE", message=f"judge failed to decide: {type(exc).__name__}: {exc}",
-                              details={"judge_error": True})
         verdicts[key] = verdict
         if store is not None:
             _save(store, key, sample, verdict)
         if bar is not None:
             bar.update(1)
 
-    for key in [k for k, n in pending.items() if n == 0]:
-        finish(key)
-    for result in sandbox.map(jobs):
-        key, _, j = result.id.rpartition("::")
-        results[key][int(j)] = replace(result, id=original_ids[result.id])
-        pending[key] -= 1
-        if pending[key] == 0:
-            finish(key)
+    def step(key: str) -> None:
+        sample, _ = planned[key]
+        try:
+            out = judge.decide(problems[sample.problem_id], sample.completion, results[key])
+        except Exception as exc:  # a judge bug must not lose the other samples
+            out = judge_error(judge, sample.problem_id,
+                              f"failed to decide: {type(exc).__name__}: {exc}")
+        if isinstance(out, Verdict):
+            finish(key, out)
+        elif not out:
+            finish(key, judge_error(judge, sample.problem_id, "decide() returned no verdict"))
+        elif stages[key] >= MAX_STAGES:
+            finish(key, judge_error(judge, sample.problem_id, f"more than {MAX_STAGES} stages"))
+        else:
+            submit(key, list(out))
+
+    for key, (_sample, jobs) in planned.items():
+        if jobs:
+            submit(key, jobs)
+        else:
+            stages[key] = 1
+            results[key] = []
+            step(key)
+    while futures:
+        done, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+        for f in done:
+            key, index, job_id = futures.pop(f)
+            results[key][index] = replace(f.result(), id=job_id)
+            waiting[key] -= 1
+            if waiting[key] == 0:
+                step(key)

@@ -20,7 +20,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -483,6 +483,7 @@ class Sandbox:
         self._slots: queue.Queue[_Slot] = queue.Queue()
         self._all_slots: list[_Slot] = []
         self._closed = False
+        self._pool: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ public API
 
@@ -508,6 +509,17 @@ class Sandbox:
             out[i] = r
         return [r for r in out if r is not None]
 
+    def submit(self, job: Job | str) -> Future[RunResult]:
+        """Start one job; its future always resolves to a result (never raises)."""
+        job = job if isinstance(job, Job) else Job(job)
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=self.workers)
+        if self.executor is not None:
+            inner = self.executor.submit(_remote_run, self._config, job)
+            return self._pool.submit(_await_remote, inner, job)
+        return self._pool.submit(self.run_job, job)
+
     def map(self, jobs: Iterable[Job | str]) -> Iterator[RunResult]:
         """Run in parallel; yield results as they finish (``r.id`` names the job)."""
         for _, r in self._map_indexed(list(jobs)):
@@ -518,6 +530,8 @@ class Sandbox:
             if self._closed:
                 return
             self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
         for slot in self._all_slots:
             slot.close()
         shutil.rmtree(self._base, ignore_errors=True)
@@ -615,6 +629,14 @@ class Sandbox:
 
 _PROCESS_SANDBOXES: dict[str, Sandbox] = {}
 _PROCESS_LOCK = threading.Lock()
+
+
+def _await_remote(inner: Future[RunResult], job: Job) -> RunResult:
+    try:
+        return inner.result()
+    except Exception as e:
+        return RunResult(id=job.id, status="crashed",
+                         stderr=f"[sandbox] executor: {type(e).__name__}: {e}")
 
 
 def _remote_run(config: dict[str, Any], job: Job) -> RunResult:
