@@ -70,32 +70,11 @@ RECIPES: dict[str, Recipe] = {
 _STAMP = "qce-env.json"
 
 
-def _world_traversable(path: Path) -> bool:
-    """Whether another user (the sandbox's) can reach ``path``: every existing ancestor o+x."""
-    for p in [path, *path.parents]:
-        if p.exists():
-            if not os.stat(p).st_mode & stat.S_IXOTH:
-                return False
-    return True
-
-
 def cache_dir() -> Path:
-    """The folder that holds the era environments.
+    """The folder that holds the era environments (see :mod:`quantum_codegen_eval.cache`)."""
+    from ..cache import cache_dir as _cache_dir
 
-    ``$QCE_CACHE/envs`` when set, else ``~/.cache/quantum-codegen-eval/envs``; the sandbox runs
-    programs as an unprivileged user who must read the interpreter's files, so when the home
-    folder is closed to other users (root's usually is) ``/var/cache/quantum-codegen-eval/envs``
-    (root) or ``/var/tmp/quantum-codegen-eval-<uid>/envs`` is used instead.
-    """
-    root = os.environ.get("QCE_CACHE")
-    if root:
-        return Path(root) / "envs"
-    home = Path.home() / ".cache" / "quantum-codegen-eval"
-    if _world_traversable(home):
-        return home / "envs"
-    if os.geteuid() == 0:
-        return Path("/var/cache/quantum-codegen-eval/envs")
-    return Path(f"/var/tmp/quantum-codegen-eval-{os.geteuid()}/envs")
+    return _cache_dir("envs")
 
 
 def _recipe(name: str) -> Recipe:
