@@ -6,10 +6,15 @@ import pytest
 
 from quantum_codegen_eval.execution import Sandbox
 
+# What a judge of quantum programs would name; the sandbox itself preloads nothing.
+QUANTUM_PRELOAD = ("numpy", "pennylane", "qiskit", "qiskit_aer")
+QUANTUM_ENV = {"QISKIT_IN_PARALLEL": "TRUE"}
+
 
 @pytest.fixture(scope="session")
 def sandbox():
-    with Sandbox(workers=2, wall_time=5, memory_mb=2048) as sb:
+    with Sandbox(workers=2, wall_time=5, memory_mb=2048, preload=QUANTUM_PRELOAD,
+                 env=QUANTUM_ENV) as sb:
         yield sb
 
 

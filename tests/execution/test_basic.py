@@ -89,8 +89,11 @@ def test_fresh_cwd_home_and_env(sb):
            "open('left_behind', 'w').write('x')\n")
     first = sb.run(src, env={"MY_VAR": "v"})
     second = sb.run(src)
-    assert first.stdout == "True\n[]\nv TRUE\n", first.stderr
-    assert second.stdout == "True\n[]\nNone TRUE\n"
+    # the sandbox sets nothing framework-specific: judges pass such variables in job.env
+    assert first.stdout == "True\n[]\nv None\n", first.stderr
+    assert second.stdout == "True\n[]\nNone None\n"
+    third = sb.run(src, env={"QISKIT_IN_PARALLEL": "TRUE"})
+    assert third.stdout == "True\n[]\nNone TRUE\n", third.stderr
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root")

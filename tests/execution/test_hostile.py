@@ -15,6 +15,7 @@ import pytest
 from quantum_codegen_eval.execution import Job, Limits, ResultStore
 
 ROOT = os.geteuid() == 0
+DENIED = "FileNotFoundError" if ROOT else "PermissionError"
 FAST = Limits(wall_time=2, memory_mb=2048, output_bytes=100_000, processes=64)
 
 BENIGN = {
@@ -74,10 +75,11 @@ def _hostile(store: Path, port: int) -> dict[str, tuple[str, dict]]:
             os.close(w)
             print(os.read(r, 100).decode(), flush=True)
             """), {"status": "ok"}),
+        # as root the job's private root has no such paths at all; otherwise permissions hold
         "write_store": (f"open({str(store)!r}, 'a').write('{{\"id\": \"forged\"}}\\n')\n",
-                        {"status": "error", "exception": "PermissionError"}),
+                        {"status": "error", "exception": DENIED}),
         "write_repo": (f"open({str(Path(__file__).parent / 'pwned.txt')!r}, 'w').write('x')\n",
-                       {"status": "error", "exception": "PermissionError"}),
+                       {"status": "error", "exception": DENIED}),
         "socket": (f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=1)\n",
                    {"status": "error", "exception": "OSError"}),
         "threads_forever": (d("""\

@@ -10,8 +10,6 @@ path: ``python -I -X utf8 _worker.py MODE ...``. Modes:
     it, kill whatever it left behind, report the exit status and resource usage.
 ``single SPEC_PATH``
     run one job in this very process (a fresh interpreter per job: the slow, simple path).
-``probe UID GID``
-    report whether the interpreter's files are readable by ``UID`` (JSON on stdout).
 
 Messages on the control socket are 4-byte big-endian length + JSON; a job message carries four
 file descriptors (stdin, stdout, stderr, report) as SCM_RIGHTS.
@@ -28,7 +26,6 @@ import resource
 import select
 import signal
 import socket
-import stat
 import struct
 import sys
 import time
@@ -38,11 +35,8 @@ import types
 REPORT_FD = 3
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
-PR_SET_KEEPCAPS = 8
-PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
-CAP_DAC_READ_SEARCH = 2
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
 
@@ -100,40 +94,11 @@ def recv_msg(sock, nfds=0):
 # ---------------------------------------------------------------- privileges
 
 
-def _capset_read_search_only():
-    """Keep CAP_DAC_READ_SEARCH (permitted + effective) and nothing else."""
-
-    class Header(ctypes.Structure):
-        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-    class Data(ctypes.Structure):
-        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                    ("inheritable", ctypes.c_uint32)]
-
-    header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
-    data = (Data * 2)()
-    bit = 1 << CAP_DAC_READ_SEARCH
-    data[0].effective = data[0].permitted = bit
-    if _c().capset(ctypes.byref(header), data) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, "capset: " + os.strerror(err))
-
-
-def drop_privileges(uid, gid, keep_read):
-    """Become ``uid``/``gid`` with no supplementary groups; with ``keep_read`` keep only
-    CAP_DAC_READ_SEARCH (read any file, write nothing the uid may not)."""
-    if keep_read:
-        last = int(open("/proc/sys/kernel/cap_last_cap").read())
-        for cap in range(last + 1):
-            if cap != CAP_DAC_READ_SEARCH:
-                _prctl(PR_CAPBSET_DROP, cap)
-        _prctl(PR_SET_KEEPCAPS, 1)
+def drop_privileges(uid, gid):
+    """Become ``uid``/``gid`` with no supplementary groups and no capabilities."""
     os.setgroups([])
     os.setresgid(gid, gid, gid)
     os.setresuid(uid, uid, uid)
-    if keep_read:
-        _capset_read_search_only()
-        _prctl(PR_SET_KEEPCAPS, 0)
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
     # changing uid made us non-dumpable (no exec resets it): /proc/self would then be root's
     _prctl(PR_SET_DUMPABLE, 1)
@@ -161,54 +126,220 @@ def unshare_network():
     return "isolated"
 
 
-def _readable_tree(path):
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-    if stat.S_ISDIR(st.st_mode):
-        return os.access(path, os.R_OK | os.X_OK)
-    return os.access(path, os.R_OK)
-
-
-def probe_paths():
-    """The interpreter's own paths a program may lazily read."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.__file__)}
-    paths.update(p for p in sys.path if os.path.isabs(p))  # not path hooks of editable installs
+def interpreter_paths():
+    """The interpreter's own paths a program may lazily read (prefixes, stdlib, sys.path)."""
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+             os.path.dirname(os.__file__), os.path.dirname(os.path.realpath(sys.executable))}
+    here = os.path.dirname(os.path.abspath(__file__))
+    paths.update(p for p in sys.path if os.path.isabs(p) and p != here)
     try:
         import sysconfig
 
-        paths.update(sysconfig.get_paths().values())
+        paths.update(v for k, v in sysconfig.get_paths().items() if k not in ("include",
+                                                                             "platinclude"))
     except Exception:
         pass
-    return sorted(paths)
+    return sorted(p for p in paths if p and os.path.exists(p))
 
 
-def probe(uid, gid):
-    """Fork, drop to ``uid`` without capabilities, and list the unreadable interpreter paths."""
-    paths = probe_paths()
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
+def package_dirs(names, extra=()):
+    """Where the packages ``names`` live for this interpreter (found, not imported)."""
+    import importlib.util
+
+    found = {os.path.realpath(p) for p in extra if p}
+    for name in names:
+        for entry in sys.path:
+            if os.path.isabs(entry) and os.path.isdir(os.path.join(entry, name)):
+                found.add(os.path.realpath(os.path.join(entry, name)))
         try:
-            os.close(r)
-            drop_privileges(uid, gid, keep_read=False)
-            bad = [p for p in paths if not _readable_tree(p)]
-            os.write(w, json.dumps(bad).encode())
-        finally:
-            os._exit(0)
-    os.close(w)
-    chunks = []
-    while True:
-        b = os.read(r, 65536)
-        if not b:
-            break
-        chunks.append(b)
-    os.waitpid(pid, 0)
-    bad = json.loads(b"".join(chunks) or b'["<probe failed>"]')
-    return {"readable": not bad, "unreadable": bad}
+            spec = importlib.util.find_spec(name)
+        except Exception:
+            spec = None
+        if spec is not None:
+            for loc in spec.submodule_search_locations or ():
+                found.add(os.path.realpath(loc))
+    return sorted(p for p in found if os.path.isdir(p))
+
+
+# ---------------------------------------------------------------- filesystem
+
+CLONE_NEWNS = 0x00020000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
+MNT_DETACH = 2
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl", "ca-certificates",
+               "ca-certificates.conf", "pki", "alternatives", "localtime", "timezone",
+               "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "mime.types", "os-release",
+               "debian_version", "protocols", "services")
+DEVICES = ("null", "zero", "full", "random", "urandom")
+_FS_PLAN = None
+
+
+def _mount(src, dst, fstype=None, flags=0, data=None):
+    enc = [None if v is None else os.fsencode(v) for v in (src, dst, fstype, data)]
+    if _c().mount(enc[0], enc[1], enc[2], ctypes.c_ulong(flags), enc[3]) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"mount {src} on {dst}: {os.strerror(err)}")
+
+
+def fs_plan(config):
+    """What a job's private root shows, computed once per interpreter (in the zygote): the
+    interpreter's paths, and the directories of ``hide_packages`` (masked unless trusted)."""
+    return {"binds": interpreter_paths(),
+            "hidden": package_dirs(config.get("hide_packages", ()),
+                                   config.get("hide_paths", ()))}
+
+
+def _covered(path, mounted):
+    return any(path == m or path.startswith(m.rstrip("/") + "/") for m in mounted)
+
+
+def _mkdirs(root, path):
+    """Create ``path`` (absolute, no symlinks) inside ``root`` as plain 0755 directories."""
+    cur = root
+    for part in path.strip("/").split("/"):
+        if not part:
+            continue
+        cur = os.path.join(cur, part)
+        if not os.path.lexists(cur):
+            os.mkdir(cur, 0o755)
+
+
+def _resolve_mirroring(root, path, mounted, depth=0):
+    """Resolve ``path`` on the host, recreating inside ``root`` every symlink met on the way
+    (unless a bind mount already shows it); returns the real path."""
+    if depth > 40:
+        raise OSError(f"too many symlinks: {path}")
+    parts = [p for p in path.split("/") if p]
+    cur = "/"
+    for i, part in enumerate(parts):
+        nxt = os.path.join(cur, part)
+        if os.path.islink(nxt):
+            target = os.readlink(nxt)
+            if not _covered(nxt, mounted) and not os.path.lexists(root + nxt):
+                _mkdirs(root, cur)
+                os.symlink(target, root + nxt)
+            resolved = os.path.normpath(os.path.join(cur, target))
+            return _resolve_mirroring(root, os.path.join(resolved, *parts[i + 1:]), mounted,
+                                      depth + 1)
+        cur = nxt
+    return cur
+
+
+def _expose(root, path, mounted, writable=False, flags=MS_NOSUID | MS_NODEV):
+    """Bind-mount host ``path`` at the same place inside ``root`` (read-only by default)."""
+    if not os.path.lexists(path):
+        return
+    real = _resolve_mirroring(root, path, mounted)
+    if _covered(real, mounted) or not os.path.exists(real):
+        return
+    dst = root + real
+    _mkdirs(root, os.path.dirname(real))
+    if os.path.isdir(real):
+        if not os.path.lexists(dst):
+            os.mkdir(dst, 0o755)
+    elif not os.path.lexists(dst):
+        os.close(os.open(dst, os.O_CREAT | os.O_WRONLY, 0o644))
+    _mount(real, dst, None, MS_BIND | MS_REC)
+    _mount(None, dst, None, MS_BIND | MS_REMOUNT | flags | (0 if writable else MS_RDONLY))
+    mounted.append(real)
+
+
+def _tmpfs(path, mode, size, flags=MS_NOSUID | MS_NODEV):
+    _mount("tmpfs", path, "tmpfs", flags, f"mode={mode:o},size={size},nr_inodes=65536")
+
+
+def _proc_options():
+    """hidepid per mount exists since Linux 5.8; before, it would change the host's /proc."""
+    try:
+        major, minor = (int(x) for x in os.uname().release.split(".")[:2])
+    except ValueError:
+        return None
+    return "hidepid=invisible" if (major, minor) >= (5, 8) else None
+
+
+def _write(path, text, mode=0o644):
+    fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+
+
+def isolate_filesystem(spec, plan):
+    """Give this process (root, about to drop to the job's uid) a private mount namespace whose
+    root shows only: the system's /usr and libraries, a minimal /etc, a minimal /dev, a /proc
+    hiding other users' processes, fresh /tmp and /dev/shm, the interpreter's paths, the job's
+    script (read-only) and working dir (read-write). Untrusted jobs see the hidden package
+    directories as empty; trusted ones see them read-only. Nothing else of the host exists."""
+    work, script = spec["workdir"], spec["script"]
+    tmp_size = int(spec["limits"]["fsize"])
+    root = os.path.join(os.path.dirname(work), "root")
+    os.mkdir(root, 0o755)
+    if _c().unshare(CLONE_NEWNS) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, "unshare(CLONE_NEWNS): " + os.strerror(err))
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755,size=4m,nr_inodes=4096")
+    mounted = []
+    for d in SYSTEM_DIRS:
+        _expose(root, d, mounted)
+    # /tmp first: the job's own directory usually lives below it
+    os.mkdir(root + "/tmp", 0o1777)
+    _tmpfs(root + "/tmp", 0o1777, tmp_size)
+    for path in sorted(plan["binds"], key=len):
+        _expose(root, path, mounted)
+    hidden = [] if spec.get("trusted") else plan["hidden"]
+    if spec.get("trusted"):
+        for path in plan["hidden"]:
+            _expose(root, path, mounted)
+    _expose(root, script, mounted)
+    _expose(root, work, mounted, writable=True)
+    for path in hidden:  # e.g. a wheel install inside site-packages: show an empty directory
+        if os.path.isdir(root + path):
+            _mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY,
+                   "mode=755,size=4k,nr_inodes=16")
+    # /etc: a few files the runtime reads; passwd/group without secrets
+    os.makedirs(root + "/etc", 0o755, exist_ok=True)
+    for name in ETC_ENTRIES:
+        _expose(root, "/etc/" + name, mounted)
+    uid, gid = spec.get("uid"), spec.get("gid")
+    users = "root:x:0:0:root:/root:/usr/sbin/nologin\n"
+    groups = "root:x:0:\n"
+    if uid is not None:
+        users += f"sandbox:x:{uid}:{gid}:sandbox:{work}:/usr/sbin/nologin\n"
+        groups += f"sandbox:x:{gid}:\n"
+    users += "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
+    groups += "nogroup:x:65534:\n"
+    _write(root + "/etc/passwd", users)
+    _write(root + "/etc/group", groups)
+    # /dev: the harmless devices, fd links, a private /dev/shm
+    os.makedirs(root + "/dev", 0o755, exist_ok=True)
+    _tmpfs(root + "/dev", 0o755, 65536, MS_NOSUID | MS_NOEXEC)
+    for name in DEVICES:
+        _expose(root, "/dev/" + name, mounted, writable=True, flags=MS_NOSUID | MS_NOEXEC)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, root + "/dev/" + name)
+    os.mkdir(root + "/dev/shm", 0o1777)
+    _tmpfs(root + "/dev/shm", 0o1777, tmp_size)
+    os.mkdir(root + "/proc", 0o555)
+    proc_flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    _mount("proc", root + "/proc", "proc", proc_flags, _proc_options())
+    _mount(None, root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    _pivot(root)
+
+
+def _pivot(root):
+    os.chdir(root)
+    nr = _SYS_PIVOT_ROOT.get(os.uname().machine)
+    if nr is not None and _c().syscall(nr, b".", b".") == 0:
+        if _c().umount2(b".", MNT_DETACH) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, "umount2(old root): " + os.strerror(err))
+    else:  # no pivot_root: chroot, which a process without capabilities cannot leave either
+        os.chroot(".")
+    os.chdir("/")
 
 
 # ---------------------------------------------------------------- the child
@@ -337,17 +468,19 @@ def _safe_str(e):
 
 
 def enter_child(spec):
-    """Isolate this process for one job: session, fds, cwd, env, limits, uid."""
+    """Isolate this process for one job: session, fds, filesystem, cwd, env, limits, uid."""
     if os.getpgid(0) != os.getpid():
         os.setsid()
     os.closerange(REPORT_FD + 1, 1 << 16)
+    if spec.get("isolate_fs"):
+        isolate_filesystem(spec, _FS_PLAN if _FS_PLAN is not None else fs_plan(spec))
     os.chdir(spec["workdir"])
     os.environ.clear()
     os.environ.update(spec["env"])
     os.umask(0o077)
     _set_limits(spec["limits"])
     if spec.get("uid") is not None:
-        drop_privileges(spec["uid"], spec["gid"], spec.get("keep_read", False))
+        drop_privileges(spec["uid"], spec["gid"])
     os.register_at_fork(after_in_child=_close_report)  # the program's own forks get no report fd
     if spec.get("pdeathsig"):
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -542,7 +675,10 @@ def _keep_stdlib_exits():
 
 
 def zygote(control_fd, config):
+    global _FS_PLAN
     sock = socket.socket(fileno=control_fd)
+    if config.get("isolate_fs"):
+        _FS_PLAN = fs_plan(config)  # before any preload can change sys.path
     preloaded, failed = [], {}
     atexit.register = _record_exits
     for name in config.get("preload", []):
@@ -556,7 +692,7 @@ def zygote(control_fd, config):
             __import__("numpy.random")
         except BaseException:
             pass
-    plugins = warm_plugins(preloaded)
+    plugins = warm_plugins(preloaded) if config.get("warm_entry_points", True) else 0
     atexit.register = _ATEXIT_REGISTER
     net = "not requested"
     if config.get("unshare_net"):
@@ -571,6 +707,7 @@ def zygote(control_fd, config):
         stream.flush()
     send_msg(sock, {"ready": os.getpid(), "preloaded": preloaded, "failed": failed, "net": net,
                     "plugins": plugins,
+                    "filesystem": "private" if _FS_PLAN is not None else "host",
                     "threads": len(os.listdir("/proc/self/task")),
                     "python": sys.version.split()[0]})
     while True:
@@ -659,8 +796,6 @@ def main(argv):
         zygote(int(argv[2]), json.loads(argv[3]))
     elif mode == "single":
         single(argv[2])
-    elif mode == "probe":
-        print(json.dumps(probe(int(argv[2]), int(argv[3]))))
     else:
         raise SystemExit("unknown mode " + mode)
 

@@ -30,13 +30,16 @@ from ._users import UidLease, lease_uid
 from .types import ExceptionInfo, Job, Limits, RunResult
 
 WORKER = str(Path(__file__).with_name("_worker.py"))
-DEFAULT_PRELOAD = ("numpy", "pennylane", "qiskit", "qiskit_aer")
+DEFAULT_PRELOAD: tuple[str, ...] = ()  # judges name what their jobs preload
+# This package's own files (judges, references, specs) are hidden from untrusted jobs.
+_PACKAGE = __name__.split(".")[0]
+_PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
 _DRAIN_GRACE = 0.5
 _THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                "NUMEXPR_NUM_THREADS", "RAYON_NUM_THREADS")
 
 
-def _base_env(home: str) -> dict[str, str]:
+def _base_env(home: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": home,
@@ -46,28 +49,28 @@ def _base_env(home: str) -> dict[str, str]:
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONIOENCODING": "utf-8",
         "MPLBACKEND": "Agg",
-        # Qiskit must not start its Rayon pool in a forked child (it can deadlock there).
-        "QISKIT_IN_PARALLEL": "TRUE",
     }
     env.update({k: "1" for k in _THREAD_ENV})
+    env.update(extra or {})
     return env
 
 
 class _Zygote:
     """One pre-imported worker process serving jobs one at a time over a socket pair."""
 
-    def __init__(self, python: str, preload: tuple[str, ...], unshare_net: bool, home: str):
+    def __init__(self, python: str, preload: tuple[str, ...], unshare_net: bool, home: str,
+                 env: dict[str, str], fs: dict[str, Any]):
         import socket
 
         self.python, self.preload = python, preload
         ours, theirs = socket.socketpair()
         self.sock = ours
         self.log = tempfile.TemporaryFile()
-        config = json.dumps({"preload": list(preload), "unshare_net": unshare_net})
+        config = json.dumps({"preload": list(preload), "unshare_net": unshare_net, **fs})
         self.proc = subprocess.Popen(
             [python, "-I", "-X", "utf8", WORKER, "zygote", str(theirs.fileno()), config],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=self.log, env=_base_env(home), start_new_session=True, cwd=home,
+            stderr=self.log, env=_base_env(home, env), start_new_session=True, cwd=home,
         )
         theirs.close()
         ours.settimeout(300)
@@ -123,7 +126,8 @@ class _Slot:
                 self.zygotes.pop(old_key).close()
             if self.lease is not None and self.lease.exclusive:
                 _worker.kill_uid(self.lease.uid)  # whatever a dead predecessor left running
-            z = _Zygote(python, preload, not self.sb.network, self.sb._home)
+            z = _Zygote(python, preload, not self.sb.network, self.sb._home, self.sb.env,
+                        self.sb._fs_config())
             self.zygotes[key] = z
         return z
 
@@ -177,16 +181,13 @@ class _Slot:
         return work, script, stdin_fd
 
     def _spec(self, job: Job, limits: Limits, work: str, script: str, python: str) -> dict:
-        env = _base_env(work)
+        env = _base_env(work, self.sb.env)
         env.update(job.env)
-        keep_read = False
-        if self.uid is not None:
-            keep_read = not self.sb._readable(python, self.uid)
         return {
             "script": script, "workdir": work, "argv": list(job.argv), "env": env,
             "limits": limits.to_worker(), "uid": self.uid, "gid": self.uid,
-            "keep_read": keep_read, "sweep_uid": self.lease is not None and self.lease.exclusive,
-            "pdeathsig": True,
+            "sweep_uid": self.lease is not None and self.lease.exclusive,
+            "pdeathsig": True, "trusted": bool(job.trusted), **self.sb._fs_config(),
         }
 
     def _run_in(self, job: Job, limits: Limits, python: str, preload: tuple[str, ...],
@@ -452,33 +453,35 @@ class Sandbox:
     ``workers``: parallel slots (default: cores). ``executor``: any
     :class:`concurrent.futures.Executor` to spread jobs over (e.g. a dask client's executor);
     each of its worker processes then runs jobs with its own local Sandbox. ``python``: the
-    interpreter (default: this one). ``preload``: modules the worker imports once before forking.
-    ``user``: ``"auto"`` (as root: a dedicated unprivileged uid per slot; otherwise: yourself),
-    ``None`` (no change of user), or a uid / user name. ``network=False`` cuts the network where
-    the platform allows. ``fresh=True`` starts a fresh interpreter per job instead of forking.
-    Other keywords override :class:`Limits` fields.
+    interpreter (default: this one). ``preload``: modules the worker imports once before forking
+    (default none; a job's own ``preload`` wins). ``env``: environment variables for the workers
+    and every job (a job's ``env`` wins). ``user``: ``"auto"`` (as root: a dedicated
+    unprivileged uid per slot; otherwise: yourself), ``None`` (no change of user), or a uid /
+    user name. ``network=False`` cuts the network where the platform allows. ``fresh=True``
+    starts a fresh interpreter per job instead of forking. Other keywords override
+    :class:`Limits` fields. As root every job gets a private filesystem view (docs/sandbox.md).
     """
 
     def __init__(self, workers: int | None = None, executor: Executor | None = None,
                  python: str | None = None, preload: Iterable[str] | None = DEFAULT_PRELOAD,
                  user: str | int | None = "auto", network: bool = False, fresh: bool = False,
-                 **limit_overrides: Any):
+                 env: dict[str, str] | None = None, **limit_overrides: Any):
         self.limits = replace(Limits(), **limit_overrides)
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.executor = executor
         self.python = python or sys.executable
         self.preload = tuple(preload or ())
+        self.env = dict(env or {})
         self.user = user
         self.network = network
         self.fresh = fresh
         self._config = {"python": python, "preload": self.preload, "user": user,
                         "network": network, "fresh": fresh, "workers": workers,
-                        **limit_overrides}
+                        "env": self.env, **limit_overrides}
         self._base = tempfile.mkdtemp(prefix="qce-sandbox-")
         os.chmod(self._base, 0o711)
         self._home = os.path.join(self._base, "home")
         os.mkdir(self._home, 0o700)
-        self._readable_cache: dict[str, bool] = {}
         self._lock = threading.Lock()
         self._slots: queue.Queue[_Slot] = queue.Queue()
         self._all_slots: list[_Slot] = []
@@ -552,13 +555,14 @@ class Sandbox:
     def isolation(self) -> dict[str, Any]:
         """What holds on this machine (user, network, read capability), for reports."""
         slot = self._all_slots[0] if self._all_slots else None
-        info: dict[str, Any] = {"root": os.geteuid() == 0, "fresh_interpreter": self.fresh}
+        info: dict[str, Any] = {"root": os.geteuid() == 0, "fresh_interpreter": self.fresh,
+                                "filesystem": "private" if self._fs_config()["isolate_fs"]
+                                else "host"}
         if slot is not None:
             info["uid"] = slot.uid
-            info["keep_read_capability"] = (slot.uid is not None
-                                            and not self._readable(self.python, slot.uid))
             for z in slot.zygotes.values():
                 info["network"] = z.info.get("net")
+                info["filesystem"] = z.info.get("filesystem")
                 info["preloaded"] = z.info.get("preloaded")
                 info["preload_failed"] = z.info.get("failed")
         return info
@@ -611,20 +615,10 @@ class Sandbox:
             raise PermissionError("Sandbox(user=...) needs root; use user='auto' or None")
         return UidLease.fixed(self.user)
 
-    def _readable(self, python: str, uid: int) -> bool:
-        """Can ``uid`` read ``python``'s installation? Probed once per interpreter."""
-        with self._lock:
-            if python in self._readable_cache:
-                return self._readable_cache[python]
-        out = subprocess.run([python, "-I", WORKER, "probe", str(uid), str(uid)],
-                             capture_output=True, text=True, timeout=120, cwd=self._home)
-        try:
-            ok = bool(json.loads(out.stdout)["readable"])
-        except (ValueError, KeyError):
-            ok = False
-        with self._lock:
-            self._readable_cache[python] = ok
-        return ok
+    def _fs_config(self) -> dict[str, Any]:
+        """Private mount namespaces need root; this package's files are what they hide."""
+        return {"isolate_fs": os.geteuid() == 0, "hide_packages": [_PACKAGE],
+                "hide_paths": [_PACKAGE_DIR]}
 
 
 _PROCESS_SANDBOXES: dict[str, Sandbox] = {}

@@ -59,7 +59,16 @@ class Limits:
 @dataclass(frozen=True)
 class Job:
     """One program to run. ``files`` are written into the fresh working dir before the run;
-    ``collect`` names files read back from it afterwards (missing ones are left out)."""
+    ``collect`` names files read back from it afterwards (missing ones are left out).
+
+    ``preload``: modules the forked worker imports before the job (``None``: the sandbox's);
+    never name a module holding secrets for an untrusted job: a forked child can read all the
+    worker's memory. ``env``: extra environment variables. ``trusted=False`` (the default: a
+    completion, anything a model wrote) cannot read this package's installed files (judges,
+    references, specs); ``trusted=True`` is for the judge's own code only (e.g. a check over
+    the data an untrusted job produced): it is isolated the same way but may import this
+    package. Both see only the interpreter, system libraries and their own working dir.
+    """
 
     source: str
     id: str = ""
@@ -71,6 +80,7 @@ class Job:
     limits: Limits | None = None
     argv: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
+    trusted: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
