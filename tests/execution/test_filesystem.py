@@ -21,6 +21,7 @@ import pytest
 import quantum_codegen_eval
 from quantum_codegen_eval.execution import Job, ResultStore, Sandbox
 
+LEFT = f"qce-test-left-{os.getpid()}"  # a name no one else uses on the host
 pytestmark = pytest.mark.skipif(os.geteuid() != 0,
                                 reason="a private mount namespace per job needs root")
 
@@ -108,8 +109,8 @@ def test_another_running_jobs_directory_is_invisible(fsb):
     secret = f"concurrent-secret-{os.getpid()}"
     holder = fsb.submit(Job(f"import time\nopen('secret.txt', 'w').write({secret!r})\n"
                             "import os\nos.makedirs('/dev/shm', exist_ok=True)\n"
-                            f"open('/tmp/s.txt', 'w').write({secret!r})\n"
-                            f"open('/dev/shm/s.txt', 'w').write({secret!r})\n"
+                            f"open('/tmp/{LEFT}', 'w').write({secret!r})\n"
+                            f"open('/dev/shm/{LEFT}', 'w').write({secret!r})\n"
                             "time.sleep(6)\nprint(open('secret.txt').read())\n", id="holder"))
     deadline = time.monotonic() + 15
     found: list[str] = []
@@ -136,25 +137,25 @@ def test_another_running_jobs_directory_is_invisible(fsb):
     assert out["by_path"] == "FileNotFoundError" and out["run_dir"] is False
     assert out["hits"] == []
     assert len(out["tmp"]) == 1 and out["tmp"][0].startswith("qce-sandbox-")
-    assert not os.path.exists("/tmp/s.txt") and not os.path.exists("/dev/shm/s.txt")
+    assert not os.path.exists(f"/tmp/{LEFT}") and not os.path.exists(f"/dev/shm/{LEFT}")
 
 
 def test_tmp_and_shm_are_fresh_for_every_job():
     with Sandbox(workers=1, preload=(), wall_time=10) as sb:  # one slot: the same uid, zygote
-        first = run_attempt(sb, """
-            open('/tmp/left', 'w').write('x1')
-            open('/dev/shm/left', 'w').write('x2')
-            out['tmp'] = attempt('/tmp/left')
-            out['shm'] = attempt('/dev/shm/left')
+        first = run_attempt(sb, f"""
+            open('/tmp/{LEFT}', 'w').write('x1')
+            open('/dev/shm/{LEFT}', 'w').write('x2')
+            out['tmp'] = attempt('/tmp/{LEFT}')
+            out['shm'] = attempt('/dev/shm/{LEFT}')
             """)
-        second = run_attempt(sb, """
-            out['tmp'] = attempt('/tmp/left')
-            out['shm'] = attempt('/dev/shm/left')
+        second = run_attempt(sb, f"""
+            out['tmp'] = attempt('/tmp/{LEFT}')
+            out['shm'] = attempt('/dev/shm/{LEFT}')
             out['shm_ls'] = os.listdir('/dev/shm')
             """)
     assert first == {"tmp": "READ:x1", "shm": "READ:x2"}
     assert second == {"tmp": "FileNotFoundError", "shm": "FileNotFoundError", "shm_ls": []}
-    assert not os.path.exists("/tmp/left") and not os.path.exists("/dev/shm/left")
+    assert not os.path.exists(f"/tmp/{LEFT}") and not os.path.exists(f"/dev/shm/{LEFT}")
 
 
 def test_writes_outside_the_job_dir_fail(fsb):
@@ -261,3 +262,13 @@ def test_venv_of_a_pyenv_interpreter_under_the_0700_root(tmp_path):
                    "caps": "0000000000000000", "bashrc": "FileNotFoundError",
                    "versions": ["3.11.7"]}
     assert os.path.exists("/root/.bashrc")  # the host has it
+
+
+def test_the_hidden_package_is_never_preloaded():
+    """A zygote serving untrusted jobs never imports secrets: preloading this package is refused."""
+    with Sandbox(workers=1, preload=("json", "quantum_codegen_eval.judges.base")) as sb:
+        r = sb.run("import sys\nprint(sorted(m for m in sys.modules if m.startswith('quantum')))")
+        info = sb.isolation
+    assert (r.status, r.stdout) == ("ok", "[]\n"), r.stderr
+    assert info["preloaded"] == ["json"]
+    assert info["preload_failed"]["quantum_codegen_eval.judges.base"].startswith("refused")

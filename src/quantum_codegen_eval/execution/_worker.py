@@ -287,7 +287,11 @@ def isolate_filesystem(spec, plan):
     # /tmp first: the job's own directory usually lives below it
     os.mkdir(root + "/tmp", 0o1777)
     _tmpfs(root + "/tmp", 0o1777, tmp_size)
+    rundir = os.path.dirname(work)
     for path in sorted(plan["binds"], key=len):
+        real = os.path.realpath(path)
+        if real == "/" or rundir.startswith(real.rstrip("/") + "/"):
+            continue  # it would show the host's /tmp, and with it every other job's directory
         _expose(root, path, mounted)
     hidden = [] if spec.get("trusted") else plan["hidden"]
     if spec.get("trusted"):
@@ -681,7 +685,11 @@ def zygote(control_fd, config):
         _FS_PLAN = fs_plan(config)  # before any preload can change sys.path
     preloaded, failed = [], {}
     atexit.register = _record_exits
+    hidden = set(config.get("hide_packages", ()))
     for name in config.get("preload", []):
+        if name.split(".")[0] in hidden:  # a forked child could read it all from memory
+            failed[name] = "refused: the sandbox hides this package from its jobs"
+            continue
         try:
             __import__(name)
             preloaded.append(name)
