@@ -272,3 +272,29 @@ def test_the_hidden_package_is_never_preloaded():
     assert (r.status, r.stdout) == ("ok", "[]\n"), r.stderr
     assert info["preloaded"] == ["json"]
     assert info["preload_failed"]["quantum_codegen_eval.judges.base"].startswith("refused")
+
+
+def test_the_job_cannot_leave_its_root(fsb):
+    """The classic chroot escapes: chroot(2) again, a user namespace to regain the capability,
+    mounting, following /proc/<pid>/root of a process outside."""
+    out = run_attempt(fsb, """
+        import ctypes, errno
+        libc = ctypes.CDLL(None, use_errno=True)
+        os.mkdir('x')
+        try:
+            os.chroot('x')
+            for _ in range(20):
+                os.chdir('..')
+            os.chroot('.')
+            out['chroot'] = 'ESCAPED' if os.path.exists('/etc/shadow') else 'chrooted'
+        except OSError as e:
+            out['chroot'] = type(e).__name__
+        out['userns'] = errno.errorcode.get(
+            0 if libc.unshare(0x10000000) == 0 else ctypes.get_errno())
+        out['mount'] = errno.errorcode.get(
+            0 if libc.mount(b'none', b'x', b'tmpfs', 0, None) == 0 else ctypes.get_errno())
+        out['proc_root'] = os.path.exists('/proc/1/root/etc/shadow')
+        out['shadow'] = attempt('/etc/shadow')
+        """)
+    assert out == {"chroot": "PermissionError", "userns": "EPERM", "mount": "EPERM",
+                   "proc_root": False, "shadow": "FileNotFoundError"}

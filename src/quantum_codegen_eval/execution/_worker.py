@@ -166,8 +166,6 @@ def package_dirs(names, extra=()):
 CLONE_NEWNS = 0x00020000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
-MNT_DETACH = 2
-_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl", "ca-certificates",
                "ca-certificates.conf", "pki", "alternatives", "localtime", "timezone",
@@ -184,71 +182,128 @@ def _mount(src, dst, fstype=None, flags=0, data=None):
         raise OSError(err, f"mount {src} on {dst}: {os.strerror(err)}")
 
 
-def fs_plan(config):
-    """What a job's private root shows, computed once per interpreter (in the zygote): the
-    interpreter's paths, and the directories of ``hide_packages`` (masked unless trusted)."""
-    return {"binds": interpreter_paths(),
-            "hidden": package_dirs(config.get("hide_packages", ()),
-                                   config.get("hide_paths", ()))}
-
-
 def _covered(path, mounted):
     return any(path == m or path.startswith(m.rstrip("/") + "/") for m in mounted)
 
 
-def _mkdirs(root, path):
-    """Create ``path`` (absolute, no symlinks) inside ``root`` as plain 0755 directories."""
-    cur = root
-    for part in path.strip("/").split("/"):
-        if not part:
-            continue
-        cur = os.path.join(cur, part)
-        if not os.path.lexists(cur):
-            os.mkdir(cur, 0o755)
+class Layout:
+    """The mount operations that build a job's root, recorded once (in the zygote) against
+    root-relative paths and replayed in each child with a few syscalls each."""
+
+    def __init__(self, base=None):
+        self.ops = list(base.ops) if base else []
+        self.made = set(base.made) if base else {"/"}
+        self.mounted = list(base.mounted) if base else []
+
+    def mkdirs(self, path, mode=0o755):
+        cur = ""
+        for part in path.strip("/").split("/"):
+            if not part:
+                continue
+            cur += "/" + part
+            if cur not in self.made and not _covered(cur, self.mounted):
+                self.ops.append(("mkdir", cur, mode))
+                self.made.add(cur)
+
+    def resolve(self, path, depth=0):
+        """The real host path of ``path``, recreating the symlinks met on the way (unless a
+        bind mount already shows them)."""
+        if depth > 40:
+            raise OSError(f"too many symlinks: {path}")
+        parts = [p for p in path.split("/") if p]
+        cur = "/"
+        for i, part in enumerate(parts):
+            nxt = os.path.join(cur, part)
+            if os.path.islink(nxt):
+                target = os.readlink(nxt)
+                if nxt not in self.made and not _covered(nxt, self.mounted):
+                    self.mkdirs(cur)
+                    self.ops.append(("symlink", target, nxt))
+                    self.made.add(nxt)
+                resolved = os.path.normpath(os.path.join(cur, target))
+                return self.resolve(os.path.join(resolved, *parts[i + 1:]), depth + 1)
+            cur = nxt
+        return cur
+
+    def expose(self, path, writable=False, flags=MS_NOSUID | MS_NODEV):
+        """Bind host ``path`` at the same place (read-only unless ``writable``)."""
+        if not os.path.lexists(path):
+            return
+        real = self.resolve(path)
+        if _covered(real, self.mounted) or not os.path.exists(real):
+            return
+        self.mkdirs(os.path.dirname(real))
+        if real not in self.made:
+            isdir = os.path.isdir(real)
+            self.ops.append(("mkdir", real, 0o755) if isdir else ("touch", real, 0o644))
+            self.made.add(real)
+        self.ops.append(("bind", real, real, flags | (0 if writable else MS_RDONLY)))
+        self.mounted.append(real)
+
+    def tmpfs(self, path, mode, size=None, flags=MS_NOSUID | MS_NODEV):
+        """A fresh tmpfs (``size=None``: the job's temporary-space size)."""
+        self.mkdirs(path)
+        self.ops.append(("tmpfs", path, mode, size, flags))
+
+    def symlink(self, target, path):
+        self.ops.append(("symlink", target, path))
+        self.made.add(path)
+
+    def mask(self, path):
+        """Show an empty read-only directory at ``path`` if it is visible at all."""
+        if _covered(path, self.mounted) or path in self.made:
+            self.ops.append(("tmpfs", path, 0o755, 4096, MS_NOSUID | MS_NODEV | MS_RDONLY))
 
 
-def _resolve_mirroring(root, path, mounted, depth=0):
-    """Resolve ``path`` on the host, recreating inside ``root`` every symlink met on the way
-    (unless a bind mount already shows it); returns the real path."""
-    if depth > 40:
-        raise OSError(f"too many symlinks: {path}")
-    parts = [p for p in path.split("/") if p]
-    cur = "/"
-    for i, part in enumerate(parts):
-        nxt = os.path.join(cur, part)
-        if os.path.islink(nxt):
-            target = os.readlink(nxt)
-            if not _covered(nxt, mounted) and not os.path.lexists(root + nxt):
-                _mkdirs(root, cur)
-                os.symlink(target, root + nxt)
-            resolved = os.path.normpath(os.path.join(cur, target))
-            return _resolve_mirroring(root, os.path.join(resolved, *parts[i + 1:]), mounted,
-                                      depth + 1)
-        cur = nxt
-    return cur
+def fs_plan(config):
+    """What a job's private root shows, computed once per interpreter (in the zygote): the
+    system's /usr and libraries, fresh /tmp, the interpreter's own paths, a minimal /etc and
+    /dev; then either the hidden packages' directories masked (untrusted) or bound (trusted)."""
+    jobs_dir = os.path.realpath(config.get("jobs_dir") or "/nonexistent")
+    hidden = package_dirs(config.get("hide_packages", ()), config.get("hide_paths", ()))
+    base = Layout()
+    for d in SYSTEM_DIRS:
+        base.expose(d)
+    base.tmpfs("/tmp", 0o1777)  # before the binds: a job's directory usually lives below it
+    for path in sorted(interpreter_paths(), key=len):
+        real = os.path.realpath(path)
+        if real == "/" or _covered(jobs_dir, [real]) or _covered(real, [jobs_dir]):
+            continue  # it would show the host's /tmp, and with it every other job's directory
+        base.expose(path)
+    base.mkdirs("/etc")
+    for name in ETC_ENTRIES:
+        base.expose("/etc/" + name)
+    base.tmpfs("/dev", 0o755, 65536, MS_NOSUID | MS_NOEXEC)
+    for name in DEVICES:
+        base.expose("/dev/" + name, writable=True, flags=MS_NOSUID | MS_NOEXEC)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        base.symlink(target, "/dev/" + name)
+    base.tmpfs("/dev/shm", 0o1777)
+    base.mkdirs("/proc", 0o555)
+    trusted, untrusted = Layout(base), Layout(base)
+    for path in hidden:
+        trusted.expose(path)
+        untrusted.mask(path)  # e.g. a wheel install inside site-packages: an empty directory
+    return {"untrusted": untrusted, "trusted": trusted, "hidden": hidden}
 
 
-def _expose(root, path, mounted, writable=False, flags=MS_NOSUID | MS_NODEV):
-    """Bind-mount host ``path`` at the same place inside ``root`` (read-only by default)."""
-    if not os.path.lexists(path):
-        return
-    real = _resolve_mirroring(root, path, mounted)
-    if _covered(real, mounted) or not os.path.exists(real):
-        return
-    dst = root + real
-    _mkdirs(root, os.path.dirname(real))
-    if os.path.isdir(real):
-        if not os.path.lexists(dst):
-            os.mkdir(dst, 0o755)
-    elif not os.path.lexists(dst):
-        os.close(os.open(dst, os.O_CREAT | os.O_WRONLY, 0o644))
-    _mount(real, dst, None, MS_BIND | MS_REC)
-    _mount(None, dst, None, MS_BIND | MS_REMOUNT | flags | (0 if writable else MS_RDONLY))
-    mounted.append(real)
-
-
-def _tmpfs(path, mode, size, flags=MS_NOSUID | MS_NODEV):
-    _mount("tmpfs", path, "tmpfs", flags, f"mode={mode:o},size={size},nr_inodes=65536")
+def _apply(root, ops, tmp_size):
+    for op in ops:
+        kind = op[0]
+        path = root + (op[2] if kind == "symlink" else op[1])
+        if kind == "mkdir":
+            os.mkdir(path, op[2])
+        elif kind == "touch":
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, op[2]))
+        elif kind == "symlink":
+            os.symlink(op[1], path)
+        elif kind == "bind":
+            _mount(op[1], path, None, MS_BIND | MS_REC)
+            _mount(None, path, None, MS_BIND | MS_REMOUNT | op[3])
+        elif kind == "tmpfs":
+            size = op[3] or tmp_size
+            _mount("tmpfs", path, "tmpfs", op[4], f"mode={op[2]:o},size={size},nr_inodes=65536")
 
 
 def _proc_options():
@@ -268,12 +323,11 @@ def _write(path, text, mode=0o644):
 
 def isolate_filesystem(spec, plan):
     """Give this process (root, about to drop to the job's uid) a private mount namespace whose
-    root shows only: the system's /usr and libraries, a minimal /etc, a minimal /dev, a /proc
-    hiding other users' processes, fresh /tmp and /dev/shm, the interpreter's paths, the job's
-    script (read-only) and working dir (read-write). Untrusted jobs see the hidden package
-    directories as empty; trusted ones see them read-only. Nothing else of the host exists."""
+    root shows only what :func:`fs_plan` lists, plus the job's script (read-only), its working
+    dir (read-write), generated /etc/passwd and /etc/group, and a /proc hiding other users'
+    processes. Untrusted jobs see the hidden package directories empty or not at all; trusted
+    ones see them read-only. Nothing else of the host exists in there."""
     work, script = spec["workdir"], spec["script"]
-    tmp_size = int(spec["limits"]["fsize"])
     root = os.path.join(os.path.dirname(work), "root")
     os.mkdir(root, 0o755)
     if _c().unshare(CLONE_NEWNS) != 0:
@@ -281,32 +335,10 @@ def isolate_filesystem(spec, plan):
         raise OSError(err, "unshare(CLONE_NEWNS): " + os.strerror(err))
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755,size=4m,nr_inodes=4096")
-    mounted = []
-    for d in SYSTEM_DIRS:
-        _expose(root, d, mounted)
-    # /tmp first: the job's own directory usually lives below it
-    os.mkdir(root + "/tmp", 0o1777)
-    _tmpfs(root + "/tmp", 0o1777, tmp_size)
-    rundir = os.path.dirname(work)
-    for path in sorted(plan["binds"], key=len):
-        real = os.path.realpath(path)
-        if real == "/" or rundir.startswith(real.rstrip("/") + "/"):
-            continue  # it would show the host's /tmp, and with it every other job's directory
-        _expose(root, path, mounted)
-    hidden = [] if spec.get("trusted") else plan["hidden"]
-    if spec.get("trusted"):
-        for path in plan["hidden"]:
-            _expose(root, path, mounted)
-    _expose(root, script, mounted)
-    _expose(root, work, mounted, writable=True)
-    for path in hidden:  # e.g. a wheel install inside site-packages: show an empty directory
-        if os.path.isdir(root + path):
-            _mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY,
-                   "mode=755,size=4k,nr_inodes=16")
-    # /etc: a few files the runtime reads; passwd/group without secrets
-    os.makedirs(root + "/etc", 0o755, exist_ok=True)
-    for name in ETC_ENTRIES:
-        _expose(root, "/etc/" + name, mounted)
+    layout = Layout(plan["trusted"] if spec.get("trusted") else plan["untrusted"])
+    layout.expose(script)
+    layout.expose(work, writable=True)
+    _apply(root, layout.ops, int(spec["limits"]["fsize"]))
     uid, gid = spec.get("uid"), spec.get("gid")
     users = "root:x:0:0:root:/root:/usr/sbin/nologin\n"
     groups = "root:x:0:\n"
@@ -317,32 +349,19 @@ def isolate_filesystem(spec, plan):
     groups += "nogroup:x:65534:\n"
     _write(root + "/etc/passwd", users)
     _write(root + "/etc/group", groups)
-    # /dev: the harmless devices, fd links, a private /dev/shm
-    os.makedirs(root + "/dev", 0o755, exist_ok=True)
-    _tmpfs(root + "/dev", 0o755, 65536, MS_NOSUID | MS_NOEXEC)
-    for name in DEVICES:
-        _expose(root, "/dev/" + name, mounted, writable=True, flags=MS_NOSUID | MS_NOEXEC)
-    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
-                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
-        os.symlink(target, root + "/dev/" + name)
-    os.mkdir(root + "/dev/shm", 0o1777)
-    _tmpfs(root + "/dev/shm", 0o1777, tmp_size)
-    os.mkdir(root + "/proc", 0o555)
-    proc_flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
-    _mount("proc", root + "/proc", "proc", proc_flags, _proc_options())
+    _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, _proc_options())
     _mount(None, root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
-    _pivot(root)
+    _enter_root(root)
 
 
-def _pivot(root):
+def _enter_root(root):
+    """chroot, not pivot_root: detaching the old root costs an RCU grace period (~10 ms of wall
+    time per job here). The job cannot leave it: it has no capability (no chroot(2) of its own),
+    holds no directory fd from outside, sees no process outside (hidepid), and the kernel
+    refuses a chrooted process a new user namespace (where it would regain CAP_SYS_CHROOT).
+    What it can still see is /proc/self/mountinfo: the host's mount points, not their files."""
     os.chdir(root)
-    nr = _SYS_PIVOT_ROOT.get(os.uname().machine)
-    if nr is not None and _c().syscall(nr, b".", b".") == 0:
-        if _c().umount2(b".", MNT_DETACH) != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, "umount2(old root): " + os.strerror(err))
-    else:  # no pivot_root: chroot, which a process without capabilities cannot leave either
-        os.chroot(".")
+    os.chroot(".")
     os.chdir("/")
 
 

@@ -618,7 +618,7 @@ class Sandbox:
     def _fs_config(self) -> dict[str, Any]:
         """Private mount namespaces need root; this package's files are what they hide."""
         return {"isolate_fs": os.geteuid() == 0, "hide_packages": [_PACKAGE],
-                "hide_paths": [_PACKAGE_DIR]}
+                "hide_paths": [_PACKAGE_DIR], "jobs_dir": self._base}
 
 
 _PROCESS_SANDBOXES: dict[str, Sandbox] = {}
