@@ -1,13 +1,15 @@
 """The sandbox worker: the code that runs untrusted programs. Standard library only.
 
-It runs inside whatever interpreter a job names (an era virtualenv with an old PennyLane too), by
-path: ``python -I -X utf8 _worker.py MODE ...``. Modes:
+It runs inside whatever interpreter a job names (any virtualenv, old library versions too), by
+path: ``python -I -X utf8 _worker.py MODE ...``. It names no library: what it pre-imports comes
+from its configuration (the judges' jobs). Modes:
 
 ``zygote CONTROL_FD CONFIG_JSON``
-    pre-import the configured modules (importing only: no framework code is executed, so no
-    thread pool such as Qiskit's Rayon pool exists when we fork), optionally enter a new network
-    namespace, then serve jobs received on the control socket: fork one child per job, wait for
-    it, kill whatever it left behind, report the exit status and resource usage.
+    pre-import the configured modules (importing only: no library code beyond module bodies is
+    executed, so no thread pool exists when we fork), compute the jobs' filesystem layout,
+    optionally enter a new network namespace, then serve jobs received on the control socket:
+    fork one child per job, isolate it, wait for it, kill whatever it left behind, report the
+    exit status and resource usage.
 ``single SPEC_PATH``
     run one job in this very process (a fresh interpreter per job: the slow, simple path).
 
@@ -15,8 +17,8 @@ Messages on the control socket are 4-byte big-endian length + JSON; a job messag
 file descriptors (stdin, stdout, stderr, report) as SCM_RIGHTS.
 """
 
-# Everything the child needs is imported here, before it drops privileges: afterwards the
-# interpreter's own files may be unreadable to it.
+# Everything the child needs is imported here, before it enters its private root and drops
+# privileges.
 import atexit
 import ctypes
 import gc
@@ -440,8 +442,9 @@ def _finish(code):
 
 
 def _rekey_stevedore(old_path):
-    """stevedore caches its entry-point scan by ``tuple(sys.path)``; the job's path differs
-    from the zygote's only by its working dir, so reuse the scan instead of redoing it."""
+    """The entry-point loader stevedore (if a preload imported it) caches its scan by
+    ``tuple(sys.path)``; the job's path differs from the zygote's only by its working dir, so
+    reuse the scan instead of redoing it."""
     cache = sys.modules.get("stevedore._cache")
     internal = getattr(getattr(cache, "_c", None), "_internal", None)
     if isinstance(internal, dict) and old_path in internal:
@@ -630,10 +633,10 @@ def _children():
 
 
 def warm_plugins(names):
-    """Import the plugin modules the preloaded packages register as entry points (groups named
-    after them, e.g. ``qiskit.transpiler.*``, ``pennylane.plugins``): frameworks import those on
-    first use, which would otherwise be paid again in every child. Importing runs no framework
-    code paths beyond module bodies. Returns the number of plugin modules imported."""
+    """Import the plugin modules that installed distributions register as entry points in groups
+    named after a preloaded top-level package (``<package>.*``): libraries import those on first
+    use, which would otherwise be paid again in every child. Importing runs no library code
+    paths beyond module bodies. Returns the number of plugin modules imported."""
     tops = {n.split(".")[0] for n in names}
     if not tops:
         return 0
