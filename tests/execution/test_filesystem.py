@@ -298,3 +298,30 @@ def test_the_job_cannot_leave_its_root(fsb):
         """)
     assert out == {"chroot": "PermissionError", "userns": "EPERM", "mount": "EPERM",
                    "proc_root": False, "shadow": "FileNotFoundError"}
+
+
+def test_a_wheel_install_of_this_package_is_masked_inside_site_packages(tmp_path):
+    """A wheel puts the package inside site-packages, which the job needs: its directory is
+    covered by an empty one for untrusted jobs, and shown to trusted ones."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   timeout=120)
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    (site / "quantum_codegen_eval").mkdir()
+    (site / "quantum_codegen_eval" / "__init__.py").write_text("SECRET = 'reference-answer'\n")
+    (site / "othermod.py").write_text("X = 1\n")
+    program = f"""
+        import othermod
+        out['other'] = othermod.X
+        import quantum_codegen_eval  # an empty directory still imports (a namespace package)
+        out['import'] = getattr(quantum_codegen_eval, 'SECRET', 'no SECRET')
+        out['file'] = attempt({str(site / "quantum_codegen_eval" / "__init__.py")!r})
+        out['ls'] = os.listdir({str(site / "quantum_codegen_eval")!r})
+        """
+    with Sandbox(workers=1, preload=(), python=str(venv / "bin" / "python"), wall_time=20) as sb:
+        untrusted = run_attempt(sb, program)
+        trusted = run_attempt(sb, program, trusted=True)
+    assert untrusted == {"other": 1, "import": "no SECRET", "file": "FileNotFoundError",
+                         "ls": []}
+    assert trusted == {"other": 1, "import": "reference-answer",
+                       "file": "READ:SECRET = 'reference-answer'\n", "ls": ["__init__.py"]}
