@@ -325,3 +325,14 @@ def test_a_wheel_install_of_this_package_is_masked_inside_site_packages(tmp_path
                          "ls": []}
     assert trusted == {"other": 1, "import": "reference-answer",
                        "file": "READ:SECRET = 'reference-answer'\n", "ls": ["__init__.py"]}
+
+
+def test_the_interpreter_and_a_shell_still_start_inside(fsb):
+    out = run_attempt(fsb, """
+        import subprocess
+        out['python'] = subprocess.run([sys.executable, '-c', 'import json, ssl; print(7)'],
+                                       capture_output=True, text=True).stdout
+        out['sh'] = subprocess.run('echo $((6 * 7)) && cat own.txt', shell=True,
+                                   capture_output=True, text=True).stdout
+        """)
+    assert out == {"python": "7\n", "sh": "42\nmine"}
