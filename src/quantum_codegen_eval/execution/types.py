@@ -67,7 +67,8 @@ class Job:
     completion, anything a model wrote) cannot read this package's installed files (judges,
     references, specs); ``trusted=True`` is for the judge's own code only (e.g. a check over
     the data an untrusted job produced): it is isolated the same way but may import this
-    package. Both see only the interpreter, system libraries and their own working dir.
+    package. Both see only the interpreter, system libraries and their own working dir: data
+    a job needs goes in ``files``.
     """
 
     source: str
