@@ -336,3 +336,13 @@ def test_the_interpreter_and_a_shell_still_start_inside(fsb):
                                    capture_output=True, text=True).stdout
         """)
     assert out == {"python": "7\n", "sh": "42\nmine"}
+
+
+def test_tls_certificates_are_there_and_private_keys_are_not(fsb):
+    out = run_attempt(fsb, """
+        import ssl
+        ctx = ssl.create_default_context()
+        out['cas'] = len(ctx.get_ca_certs()) > 0 or len(os.listdir('/etc/ssl/certs')) > 0
+        out['private'] = os.path.exists('/etc/ssl/private')
+        """)
+    assert out == {"cas": True, "private": False}

@@ -169,10 +169,10 @@ CLONE_NEWNS = 0x00020000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl", "ca-certificates",
-               "ca-certificates.conf", "pki", "alternatives", "localtime", "timezone",
-               "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "mime.types", "os-release",
-               "debian_version", "protocols", "services")
+ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl/certs", "ssl/openssl.cnf",
+               "ca-certificates", "ca-certificates.conf", "pki", "alternatives", "localtime",
+               "timezone", "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "mime.types",
+               "os-release", "debian_version", "protocols", "services")
 DEVICES = ("null", "zero", "full", "random", "urandom")
 _FS_PLAN = None
 
