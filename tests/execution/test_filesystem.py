@@ -334,8 +334,11 @@ def test_the_interpreter_and_a_shell_still_start_inside(fsb):
                                        capture_output=True, text=True).stdout
         out['sh'] = subprocess.run('echo $((6 * 7)) && cat own.txt', shell=True,
                                    capture_output=True, text=True).stdout
+        import multiprocessing  # its locks are POSIX semaphores in the private /dev/shm
+        with multiprocessing.Pool(2) as pool:
+            out['pool'] = pool.map(abs, [-1, -2])
         """)
-    assert out == {"python": "7\n", "sh": "42\nmine"}
+    assert out == {"python": "7\n", "sh": "42\nmine", "pool": [1, 2]}
 
 
 def test_tls_certificates_are_there_and_private_keys_are_not(fsb):
