@@ -180,7 +180,7 @@ class _Slot:
             stdin_fd = os.open(path, os.O_RDONLY)
         return work, script, stdin_fd
 
-    def _spec(self, job: Job, limits: Limits, work: str, script: str, python: str) -> dict:
+    def _spec(self, job: Job, limits: Limits, work: str, script: str) -> dict:
         env = _base_env(work, self.sb.env)
         env.update(job.env)
         return {
@@ -193,7 +193,7 @@ class _Slot:
     def _run_in(self, job: Job, limits: Limits, python: str, preload: tuple[str, ...],
                 rundir: str) -> RunResult:
         work, script, stdin_fd = self._prepare(job, rundir)
-        spec = self._spec(job, limits, work, script, python)
+        spec = self._spec(job, limits, work, script)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         rep_r, rep_w = os.pipe()
@@ -553,7 +553,7 @@ class Sandbox:
 
     @property
     def isolation(self) -> dict[str, Any]:
-        """What holds on this machine (user, network, read capability), for reports."""
+        """What holds on this machine (user, network, filesystem view, preloads), for reports."""
         slot = self._all_slots[0] if self._all_slots else None
         info: dict[str, Any] = {"root": os.geteuid() == 0, "fresh_interpreter": self.fresh,
                                 "filesystem": "private" if self._fs_config()["isolate_fs"]
