@@ -202,6 +202,7 @@ def test_as_an_ordinary_user():
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout)
     assert out["uid"] == f"{uid}\n" and out["isolation"]["root"] is False
+    assert out["isolation"]["filesystem"] == "host"  # no mount namespace without root
     assert (out["kill_parent"], out["after"]) == ("killed", "ok\n")
     if out["isolation"]["network"].startswith("isolated"):
         assert out["socket"] == "OSError"
