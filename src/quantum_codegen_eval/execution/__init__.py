@@ -1,8 +1,10 @@
 """The execution layer: the only place where untrusted code runs.
 
 It knows nothing about quantum code. A judge turns a completion into one or more :class:`Job`
-objects (a program, its stdin, input files, which interpreter), the :class:`Sandbox` runs them in
-isolated processes and returns one :class:`RunResult` each, whatever the program does.
+objects (a program, its stdin, input files, which interpreter, what to preload), the
+:class:`Sandbox` runs them in isolated processes and returns one :class:`RunResult` each,
+whatever the program does. As root each job sees a private filesystem; this package's own files
+are absent for it unless it is ``Job(trusted=True)`` (the judge's own code).
 
 Public API (see docs/sandbox.md)::
 
