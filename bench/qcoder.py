@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     from quantum_codegen_eval.benchmarks.qcoder import problems
     from quantum_codegen_eval.execution import Sandbox
     from quantum_codegen_eval.judges.qcoder import QCoderJudge
-    from quantum_codegen_eval.judges.qcoder_specs import all_specs
+    from quantum_codegen_eval.judges.qcoder.specs import all_specs
     from quantum_codegen_eval.loaders.qcoder import build
 
     default = os.environ.get("QCE_UPSTREAM", str(Path(__file__).resolve().parents[2] / "shared" / "benchmarks"))

@@ -109,6 +109,6 @@ def prompt(record: QCoderProblem) -> str:
 
 def reference_code(record: QCoderProblem) -> str | None:
     """Our reference solution for the problem (written here; QCoder publishes none)."""
-    from ..judges.qcoder_specs import get_spec
+    from ..judges.qcoder.specs import get_spec
 
     return get_spec(record.id).reference
