@@ -31,6 +31,14 @@ MAX_OPS = 200_000
 MAX_CLASSICAL_BYTES = 4 << 20
 
 
+def data_file(i: int, mode: str, transport: Any) -> str | None:
+    """The file the harness wrote for case ``i`` (None: a transport the judge does not know)."""
+    if mode == "classical":
+        return f"case_{i}.json"
+    return {"qpy": f"case_{i}.qpy", "json": f"case_{i}.circ.json", None: f"case_{i}.qpy"}.get(
+        transport if isinstance(transport, str) or transport is None else "?")
+
+
 def cases_for(spec: Any, problem_id: str, seed: int) -> list[dict[str, Any]]:
     return spec.sample(random.Random(f"{seed}:{problem_id}"))
 
@@ -86,7 +94,7 @@ def read_circuit(data: bytes, allowed_qubits: tuple[int, ...]) -> tuple[Any, str
 
 
 def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | None,
-               nonce: str) -> dict[str, Any]:
+               nonce: str, transport: str = "qpy") -> dict[str, Any]:
     """The verdict of one case as a JSON-ready dict (status, message, fidelity, depth, ...)."""
     if data is None:
         return {"status": "RE", "message": "no output was written for this test"}
@@ -101,7 +109,15 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         return {"status": "AC" if ok else "WA", "message": msg, "fidelity": 1.0 if ok else 0.0}
     want = spec.qubits(case)
     allowed_n = want if isinstance(want, tuple) else (want,)
-    qc, why = read_circuit(data, allowed_n)
+    if transport == "json":
+        from .transport import TransportError, load
+
+        try:
+            qc, why = load(data, allowed_n), None
+        except TransportError as exc:
+            qc, why = None, str(exc)
+    else:
+        qc, why = read_circuit(data, allowed_n)
     if qc is None:
         status = "WA" if why.startswith("the circuit has") else "RE"
         return {"status": status, "message": why}
@@ -152,17 +168,17 @@ def main() -> None:
     problem = cfg["problem"]
     spec = get_spec(problem["id"])
     cases = cases_for(spec, problem["id"], cfg["seed"])
-    ext = "json" if spec.mode == "classical" else "qpy"
     with open(OUTPUT, "w", encoding="utf-8") as out:
-        for i in cfg["check"]:
+        for i, name in cfg["check"]:
             try:
-                with open(f"case_{i}.{ext}", "rb") as fh:
+                with open(name, "rb") as fh:
                     data = fh.read()
             except FileNotFoundError:
                 data = None
             out.write(json.dumps({"i": i, "started": True}) + "\n")
             out.flush()
-            res = check_case(problem, spec, cases[i], data, cfg["nonce"])
+            res = check_case(problem, spec, cases[i], data, cfg["nonce"],
+                             "json" if name.endswith(".circ.json") else "qpy")
             out.write(json.dumps({"i": i, **res}) + "\n")
             out.flush()
             if cfg.get("first_failure") and res["status"] != "AC":

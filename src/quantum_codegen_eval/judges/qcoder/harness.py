@@ -25,11 +25,48 @@ frames or ``gc``, which the hook refuses to the candidate.
 #: exit code of a run whose UME channel was tampered with
 TAMPER_EXIT = 86
 
-HARNESS = r'''
+#: the JSON circuit tree writer (read back by ``transport``), also used by the tests
+ENCODER = r'''
+from qiskit.circuit import ControlledGate as _CG, Gate as _G, Instruction as _I
+from qiskit.circuit.annotated_operation import AnnotatedOperation as _AO
+
+
+def enc_circ(c, level):
+    if level > 64:
+        raise ValueError("definitions nested too deeply")
+    ops = [[enc_op(inst.operation, level + 1), [c.find_bit(q).index for q in inst.qubits]]
+           for inst in c.data]
+    return {"n": c.num_qubits, "c": c.num_clbits, "phase": float(c.global_phase), "ops": ops}
+
+def enc_op(op, level):
+    d = {"cls": getattr(op, "base_class", type(op)).__name__, "name": op.name, "n": op.num_qubits,
+         "c": getattr(op, "num_clbits", 0)}
+    try:
+        d["params"] = [float(p) for p in op.params]
+    except (TypeError, ValueError):
+        d["params"] = []
+    if isinstance(op, _AO):
+        mods = []
+        for m in op.modifiers:
+            k = type(m).__name__
+            mods.append(["inv"] if k == "InverseModifier" else
+                        ["ctrl", m.num_ctrl_qubits, m.ctrl_state] if k == "ControlModifier" else
+                        ["pow", float(m.power)] if k == "PowerModifier" else [k])
+        d.update(base=enc_op(op.base_op, level + 1), mods=mods)
+    elif isinstance(op, _CG):
+        d.update(nc=op.num_ctrl_qubits, state=op.ctrl_state)
+        if type(op) is _CG:
+            d["base"] = enc_op(op.base_gate, level + 1)
+    elif type(op) in (_G, _I) and op.definition is not None:
+        d["def"] = enc_circ(op.definition, level + 1)
+    return d
+'''
+
+HARNESS = ENCODER + r'''
 def _qcoder_harness():
     import builtins, json, os, sys, time, traceback
     from qiskit import QuantumCircuit, qpy
-    from qiskit.circuit import ControlledGate, Gate
+    from qiskit.circuit import ControlledGate, Gate, Instruction
     from qiskit.circuit.annotated_operation import AnnotatedOperation
     import qiskit.circuit.library  # noqa: F401 - loaded before the guard (lazy imports)
 
@@ -60,9 +97,6 @@ def _qcoder_harness():
     WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT
     chan = os.open("ume.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
     ident = (fstat(chan).st_dev, fstat(chan).st_ino)
-    busy = [False]
-    guard_code = []
-
     def emit(line):
         try:
             st = fstat(chan)
@@ -79,71 +113,80 @@ def _qcoder_harness():
     def module_ok(name):
         return name == "__future__" or any_(name == m or name.startswith(m + ".") for m in ALLOWED)
 
-    def machinery(fn):
-        return fn.startswith("<frozen importlib") or "/importlib/" in fn
+    def make_hook(guard_code):
+      # the hook's state (busy) lives only in this closure: nothing reachable from the guard,
+      # builtins or any global leads here
+      busy = [False]
 
-    def who():
-        """(nearest caller outside the import machinery: 'cand' | 'lib', candidate code anywhere
-        on the stack, the event comes straight from the import machinery)"""
-        f = getframe(2)
-        nearest, anywhere = None, False
-        first = machinery(f.f_code.co_filename) if f is not None else False
-        while f is not None:
-            co = f.f_code
-            fn = co.co_filename
-            if fn == CAND:
-                anywhere = True
-                if nearest is None:
-                    nearest = "cand"
-            elif nearest is None and not (machinery(fn) or co in guard_code):
-                nearest = "lib"
-            f = f.f_back
-        return nearest or "lib", anywhere, first
+      def machinery(fn):
+          return fn.startswith("<frozen importlib") or "/importlib/" in fn
 
-    def refuse(what):
-        emit("UME " + what)
-        raise PermissionError("not permitted here: " + what)
+      def who():
+          """(nearest caller outside the import machinery: 'cand' | 'lib', candidate code anywhere
+          on the stack, the event comes straight from the import machinery)"""
+          f = getframe(2)
+          nearest, anywhere, loading = None, False, None
+          first = machinery(f.f_code.co_filename) or f.f_code in guard_code
+          while f is not None:
+              co = f.f_code
+              fn = co.co_filename
+              if loading is None and co.co_name == "_find_and_load" and machinery(fn):
+                  loading = f.f_locals.get("name")
+              if fn == CAND:
+                  anywhere = True
+                  if nearest is None:
+                      nearest = "cand"
+              elif nearest is None and not (machinery(fn) or co in guard_code):
+                  nearest = "lib"
+              f = f.f_back
+          return nearest or "lib", anywhere, first, loading
 
-    def hook(event, args):
-        if busy[0]:
-            return
-        if not (event == "import" or event == "open" or event.startswith(BLOCK_ANY)):
-            return
-        busy[0] = True
-        try:
-            nearest, anywhere, first = who()
-        finally:
-            busy[0] = False
-        if not anywhere:
-            return
-        if event == "import":
-            mod = args[0] if isinstance_(args[0], str_) else repr_(args[0])
-            if nearest == "cand" and not module_ok(mod):
-                refuse("import " + mod)
-            if mod.partition(".")[0] in DANGEROUS:
-                refuse("import " + mod + " (by a library, on the program's behalf)")
-            return
-        if first:
-            return  # the import machinery loading an import already judged above (.pyc, exec)
-        if event == "open":
-            mode = args[1] if len_(args) > 1 else "r"
-            flags = args[2] if len_(args) > 2 else 0
-            if (isinstance_(mode, str_) and any_(c in mode for c in "wax+")) or (
-                    isinstance_(flags, int) and flags & WRITE_FLAGS):
-                refuse("open(" + repr_(args[0])[:100] + ", " + repr_(mode) + ") for writing")
-            return
-        if event in ("exec", "compile"):
-            if nearest == "cand":
-                refuse(event + " of code (dynamic code execution)")
-            return
-        refuse(event)
+      def refuse(what):
+          emit("UME " + what)
+          raise PermissionError("not permitted here: " + what)
+
+      def hook(event, args):
+          if busy[0]:
+              return
+          if not (event == "import" or event == "open" or event.startswith(BLOCK_ANY)):
+              return
+          busy[0] = True
+          try:
+              nearest, anywhere, first, loading = who()
+          finally:
+              busy[0] = False
+          if not anywhere:
+              return
+          if event == "import" or (event == "exec" and first and isinstance_(loading, str_)):
+              # a module is loaded (the C import, or importlib's Python path: its exec)
+              mod = args[0] if event == "import" and isinstance_(args[0], str_) else loading
+              mod = mod if isinstance_(mod, str_) else repr_(mod)
+              if nearest == "cand" and not module_ok(mod):
+                  refuse("import " + mod)
+              if mod.partition(".")[0] in DANGEROUS:
+                  refuse("import " + mod + " (by a library, on the program's behalf)")
+              return
+          if first:
+              return  # the import machinery or the import guard: the import itself is judged
+          if event == "open":
+              mode = args[1] if len_(args) > 1 else "r"
+              flags = args[2] if len_(args) > 2 else 0
+              if (isinstance_(mode, str_) and any_(c in mode for c in "wax+")) or (
+                      isinstance_(flags, int) and flags & WRITE_FLAGS):
+                  refuse("open(" + repr_(args[0])[:100] + ", " + repr_(mode) + ") for writing")
+              return
+          if event in ("exec", "compile", "object.__getattr__", "sys._getframe"):
+              # also reached by libraries for their own purposes: only the program's own calls
+              if nearest == "cand":
+                  refuse(event + (" of code (dynamic code execution)"
+                                  if event in ("exec", "compile") else ""))
+              return
+          refuse(event)
+
+      return hook
 
     def guard(name, globals=None, locals=None, fromlist=(), level=0):
-        busy[0] = True
-        try:
-            caller = getframe(1).f_code.co_filename
-        finally:
-            busy[0] = False
+        caller = getframe(1).f_code.co_filename
         if caller == CAND:
             bad = None
             if level:
@@ -161,7 +204,7 @@ def _qcoder_harness():
                 raise ImportError("module not permitted: " + bad)
         return real_import(name, globals, locals, fromlist, level)
 
-    guard_code.append(guard.__code__)
+    sys.addaudithook(make_hook((guard.__code__,)))
     real_import = builtins.__import__
     report = {"load_error": None, "cases": []}
 
@@ -210,14 +253,15 @@ def _qcoder_harness():
                 readable = len(back.data) == len(out.data)
             except Exception:
                 readable = False
-            if not readable:
-                return "qpy-unreadable"
+            if not readable:  # a Qiskit limit, not the program's fault: the JSON tree
+                with open("case_%d.circ.json" % i, "w") as fh:
+                    json.dump(enc_circ(out, 0), fh)
+                return "json"
         with open("case_%d.qpy" % i, "wb") as fh:
             fh.write(data)
         return "qpy"
 
     def main():
-        sys.addaudithook(hook)
         builtins.__import__ = guard
         g = {"__name__": "__qcoder_candidate__", "__builtins__": builtins}
         try:

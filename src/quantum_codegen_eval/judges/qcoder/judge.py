@@ -100,20 +100,23 @@ class QCoderJudge:
                           "oracles": public_oracles(spec, c, nonce)} for c in cases]}
         ext = "json" if spec.mode == "classical" else "qpy"
         outs = ("report.json", "ume.log") + tuple(f"case_{i}.{ext}" for i in range(len(cases)))
+        if ext == "qpy":
+            outs += tuple(f"case_{i}.circ.json" for i in range(len(cases)))
         return [Job(HARNESS, id=f"qcoder:{problem.id}",
                     files={"candidate.py": code, "qcoder_cases.json": json.dumps(cfg)},
                     collect=outs, preload=PRELOAD,
                     limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb))]
 
-    def check_job(self, problem: Any, completion: str, todo: list[int], files: dict[str, bytes],
-                  ) -> Any:
+    def check_job(self, problem: Any, completion: str, todo: dict[int, str],
+                  files: dict[str, bytes]) -> Any:
         from ...execution import Job, Limits
 
         cfg = {"problem": {"id": problem.id, "depth_limit": problem.depth_limit,
                            "query_limit": problem.query_limit,
                            "query_limit_gate": problem.query_limit_gate,
                            "banned_gates": list(problem.banned_gates)},
-               "seed": self.seed, "nonce": self.nonce(problem, completion), "check": todo,
+               "seed": self.seed, "nonce": self.nonce(problem, completion),
+               "check": [[i, t] for i, t in todo.items()],
                "first_failure": self.first_failure}
         return Job(check.SOURCE, id=f"qcoder-check:{problem.id}",
                    files={check.CONFIG: json.dumps(cfg), **files}, collect=(check.OUTPUT,),
@@ -148,12 +151,11 @@ class QCoderJudge:
             if isinstance(e, dict) and isinstance(e.get("i"), int) and 0 <= e["i"] < len(cases):
                 entries.setdefault(e["i"], e)
         ended = channel["ended"] or r.status in ("timeout", "memory")
-        ext = "json" if spec.mode == "classical" else "qpy"
-        todo = [i for i in range(len(cases)) if entries.get(i, {}).get("status") == "ok"
-                and entries[i].get("transport", "qpy") == "qpy" and ended]
+        todo = {i: check.data_file(i, spec.mode, entries[i].get("transport"))
+                for i in range(len(cases)) if ended and entries.get(i, {}).get("status") == "ok"
+                and check.data_file(i, spec.mode, entries[i].get("transport"))}
         if len(results) == 1 and todo:
-            files = {f"case_{i}.{ext}": r.files[f"case_{i}.{ext}"] for i in todo
-                     if f"case_{i}.{ext}" in r.files}
+            files = {f: r.files[f] for f in todo.values() if f in r.files}
             return [self.check_job(problem, completion, todo, files)]
         checked, check_failure = ({}, None) if len(results) == 1 else _checked(results[1])
         results_by_case: list[tuple[dict, CaseResult]] = []
@@ -169,9 +171,8 @@ class QCoderJudge:
             elif not ended:
                 res = CaseResult("RE", "the run ended without the harness's end marker (the "
                                  "program ended the process)")
-            elif entry.get("transport") == "qpy-unreadable":
-                res = CaseResult("RE", "judge error: Qiskit's QPY cannot read this circuit back",
-                                 judge_error=True)
+            elif i not in todo:
+                res = CaseResult("RE", f"unknown transport {str(entry.get('transport'))[:50]!r}")
             elif i in checked:
                 res = checked[i]
             elif check_failure and check_failure[0] == i:

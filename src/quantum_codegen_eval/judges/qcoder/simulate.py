@@ -161,8 +161,9 @@ class _Expander:
             return [], 0.0
         if isinstance(op, AnnotatedOperation):
             return self.annotated(op, qubits, level)
-        if name in NON_GATE or type(op).__name__ in BLOCK_CLASSES:
-            return self.bad(f"{name} ({type(op).__name__})")
+        cls = getattr(op, "_qcoder_class", None) or type(op).__name__  # (transport's unknowns)
+        if name in NON_GATE or cls in BLOCK_CLASSES:
+            return self.bad(f"{name} ({cls})")
         if getattr(op, "num_clbits", 0):
             return self.bad(f"{name} ({type(op).__name__}, uses classical bits)")
         if _is_standard(op):
@@ -177,7 +178,7 @@ class _Expander:
             return self.control(sub, ph, qubits[:nc], op.ctrl_state)
         if type(op) in (Gate, Instruction):
             if op.definition is None:
-                return self.bad(f"{name} (opaque gate without definition)")
+                return self.bad(f"{name} ({cls}, opaque: no definition)")
             return self.circuit(op.definition, qubits, level + 1)
         return self.bad(f"{name} ({type(op).__name__})")
 

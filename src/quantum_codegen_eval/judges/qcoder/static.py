@@ -4,8 +4,9 @@ UME is decided twice: here on the AST before anything runs (authoritative), and 
 the harness's audit hook. Statically, an import outside ``rules.txt`` is UME, and so is any
 dynamic code execution or reach into the import machinery (``exec``, ``eval``, ``compile``,
 ``__import__``, ``__builtins__``, ``globals()``, ``vars()``, frame / code / closure attributes,
-an attribute named like a forbidden system module): none of it builds a circuit, and all of it
-is how an import guard is dodged.
+an attribute named like a system module (``.os``, ``._sys``), ``getattr``/``setattr``/``delattr``
+with a computed or dunder name): none of it builds a circuit, and all of it is how an import
+guard is dodged. Deliberately strict: ``getattr(qc, name)`` with a computed ``name`` is UME.
 
 >>> static_imports("import os\\nfrom qiskit import QuantumCircuit", ["qiskit.QuantumCircuit"])
 ['import os']
@@ -21,7 +22,9 @@ import re
 LIB_MODULE = "qiskit.circuit.library"
 #: builtins that run or compile code, or hand out namespaces the guard lives in
 DYNAMIC_NAMES = {"exec", "eval", "compile", "__import__", "__builtins__", "globals", "vars",
-                 "locals", "breakpoint", "__loader__", "__spec__"}
+                 "locals", "breakpoint", "help", "__loader__", "__spec__"}
+#: attribute access by a name computed at run time reaches anything (``__globals__`` ...)
+COMPUTED_ATTR_CALLS = {"getattr", "setattr", "delattr"}
 #: attributes that reach frames, code, closures, namespaces or the class graph
 DYNAMIC_ATTRS = {"__globals__", "__builtins__", "__code__", "__closure__", "__subclasses__",
                  "__bases__", "__base__", "__mro__", "__dict__", "__import__", "__loader__",
@@ -33,7 +36,8 @@ DYNAMIC_ATTRS = {"__globals__", "__builtins__", "__code__", "__closure__", "__su
 SYSTEM_MODULES = {"os", "sys", "builtins", "importlib", "subprocess", "ctypes", "gc", "inspect",
                   "socket", "posix", "shutil", "pickle", "marshal", "types", "runpy", "pkgutil",
                   "signal", "threading", "multiprocessing", "pathlib", "io", "codecs", "atexit",
-                  "weakref", "mmap", "fcntl", "resource", "traceback", "linecache", "tempfile"}
+                  "weakref", "mmap", "fcntl", "resource", "traceback", "linecache", "tempfile",
+                  "imp", "bootstrap", "bootstrap_external", "thread", "frozen_importlib"}
 
 
 def library_names() -> list[str]:
@@ -77,8 +81,17 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
         elif isinstance(node, ast.Attribute):
             if node.attr in DYNAMIC_ATTRS:
                 bad.append(f".{node.attr} (reach into the interpreter)")
-            elif node.attr in SYSTEM_MODULES and not mod_ok(node.attr):
-                bad.append(f".{node.attr} (module {node.attr} reached through an attribute)")
+            elif node.attr.lstrip("_") in SYSTEM_MODULES and not mod_ok(node.attr):
+                bad.append(f".{node.attr} (module {node.attr.lstrip('_')} reached through an "
+                           "attribute)")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in COMPUTED_ATTR_CALLS):
+            name = node.args[1] if len(node.args) > 1 else None
+            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+                bad.append(f"{node.func.id}(..., <computed name>) (dynamic attribute access)")
+            elif name.value.startswith("__") or name.value.lstrip("_") in SYSTEM_MODULES \
+                    or name.value in DYNAMIC_ATTRS:
+                bad.append(f"{node.func.id}(..., {name.value!r}) (reach into the interpreter)")
         elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
               and "__import__" in node.value):
             bad.append("'__import__' (dynamic import by name)")
