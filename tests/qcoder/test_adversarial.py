@@ -316,3 +316,73 @@ def solve():
         pytest.xfail("this sandbox does not hide the package from untrusted jobs yet "
                      f"(the copy attack gets {v.status})")
     assert v.status == "WA", (v.status, v.message)
+
+
+# --------------------------------------------------------------- what the sandbox is given
+
+
+def test_untrusted_stage_gets_no_hidden_value(qcoder_records):
+    """For every problem: the untrusted job's files hold the case arguments and the oracles'
+    public descriptions only; its preload names no module of this package; failing-case names
+    in verdicts show public arguments only."""
+    from quantum_codegen_eval.judges.qcoder.specs import all_specs
+
+    judge = QCoderJudge()
+    for pid, spec in all_specs().items():
+        (job,) = judge.jobs(qcoder_records[pid], spec.reference)
+        assert not job.trusted and not any("quantum_codegen_eval" in m for m in job.preload)
+        assert "quantum_codegen_eval" not in job.source
+        cfg = json.loads(job.files["qcoder_cases.json"])
+        for case, full in zip(cfg["cases"], judge.cases(qcoder_records[pid]), strict=True):
+            assert set(case["args"]) <= set(spec.args), pid
+            assert not any(k.startswith("_") for k in case["args"]), pid
+            for desc in case["oracles"].values():
+                assert set(desc) == {"arg", "gate", "qubits", "params", "factory"}, pid
+            hidden = [k for k in full["args"] if k.startswith("_")]
+            assert not any(k.lstrip("_") + "=" in spec.case_name(full) for k in hidden), pid
+        assert set(job.files) == {"candidate.py", "qcoder_cases.json"}
+
+
+def test_mutated_qpy_never_crashes_the_judge(qsandbox, qcoder_records):
+    """Random byte flips in real QPY files (as a program that bypassed the harness could write):
+    every outcome is a verdict decided in the trusted stage; the evaluator parses no QPY."""
+    import random
+
+    from qiskit import QuantumCircuit
+
+    from quantum_codegen_eval.verdict import STATUSES
+
+    rec = qcoder_records["QPC001_A2"]
+    judge = QCoderJudge()
+    rng = random.Random(7)
+    firsts = []
+    for _ in range(3):
+        files = {}
+        for i in range(10):
+            qc = QuantumCircuit(i + 1)
+            qc.h(range(i + 1))
+            data = bytearray(_qpy(qc))
+            for _ in range(rng.randint(1, 6)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+            files[f"case_{i}.qpy"] = bytes(data)
+        firsts.append(_stage1(files, 10))
+    nexts = [judge.decide(rec, A1, [f]) for f in firsts]
+    seconds = qsandbox.run_jobs([n[0] for n in nexts])
+    for f, s in zip(firsts, seconds, strict=True):
+        v = judge.decide(rec, A1, [f, s])
+        assert v.status in STATUSES and not v.details.get("judge_error"), (v.status, v.message)
+
+
+def test_a_failing_trusted_stage_is_a_judge_error(qsandbox, qcoder_records):
+    """The trusted stage dies for a reason of its own (here: far too little memory to start):
+    a judge error, never the program's RE and never AC."""
+    from qiskit import QuantumCircuit
+
+    rec = qcoder_records["QPC001_A1"]
+    judge = QCoderJudge(check_memory_mb=64)
+    qc = QuantumCircuit(1)
+    qc.h(0)
+    first = _stage1({"case_0.qpy": _qpy(qc)}, 1)
+    (second,) = qsandbox.run_jobs(judge.decide(rec, A1, [first]))
+    v = judge.decide(rec, A1, [first, second])
+    assert v.status == "RE" and v.details.get("judge_error"), (v.status, v.message)
