@@ -273,7 +273,7 @@ def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
         out[d["i"]] = CaseResult(
             d["status"], str(d.get("message") or "")[:3000],
             _num(d.get("fidelity"), float), _num(d.get("depth"), int), _str(d.get("gate")),
-            _num(d.get("queries"), int))
+            _num(d.get("queries"), int), judge_error=d.get("judge_error") is True)
     failure = None
     if started is not None:
         why = {"memory": "its memory limit", "timeout": "its time limit"}.get(r.status, r.status)
