@@ -92,7 +92,9 @@ def _qcoder_harness():
                  "sys.set_asyncgen_hooks", "object.__getattr__", "code.__new__",
                  "function.__new__", "marshal.", "pickle.", "cpython.", "resource.", "signal.",
                  "sys.unraisablehook", "sys.excepthook", "exec", "compile")
+    import _thread
     w, fstat, exit_, getframe = os.write, os.fstat, os._exit, sys._getframe
+    get_ident = _thread.get_ident
     isinstance_, str_, len_, repr_, any_ = isinstance, str, len, repr, any
     WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT
     chan = os.open("ume.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
@@ -116,7 +118,7 @@ def _qcoder_harness():
     def make_hook(guard_code):
       # the hook's state (busy) lives only in this closure: nothing reachable from the guard,
       # builtins or any global leads here
-      busy = [False]
+      busy = set()  # threads inside the hook (its own frame walks raise events)
 
       def machinery(fn):
           return fn.startswith("<frozen importlib") or "/importlib/" in fn
@@ -146,15 +148,16 @@ def _qcoder_harness():
           raise PermissionError("not permitted here: " + what)
 
       def hook(event, args):
-          if busy[0]:
+          me = get_ident()
+          if me in busy:
               return
           if not (event == "import" or event == "open" or event.startswith(BLOCK_ANY)):
               return
-          busy[0] = True
+          busy.add(me)
           try:
               nearest, anywhere, first, loading = who()
           finally:
-              busy[0] = False
+              busy.discard(me)
           if not anywhere:
               return
           if event == "import" or (event == "exec" and first and isinstance_(loading, str_)):
