@@ -83,6 +83,9 @@ RUNTIME = [  # decided by the run-time guard alone (the static check is switched
                            "            pass\n    try:\n        import socket\n"
                            "    except ImportError:\n        pass\n    qc = QuantumCircuit(1)\n"),
      "UME", "tampered"),
+    ("rt-exit-before-the-end-marker", "QPC001_A2",  # forges nothing, leaves the run unfinished
+     H + JAIL + "def solve(n):\n    qc = QuantumCircuit(n)\n    qc.h(range(n))\n"
+     "    if n == 3:\n        _os()['_exit'](0)\n    return qc\n", "RE", "end marker"),
     ("rt-swallowed-refusal", "QPC001_A1",
      H + "try:\n    import scipy.linalg as la\n    from subprocess import run\nexcept ImportError:\n"
          "    pass\n" + A1, "UME", "from subprocess import run"),

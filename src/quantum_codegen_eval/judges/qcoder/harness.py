@@ -301,6 +301,7 @@ def _qcoder_harness():
                 except (TypeError, ValueError, RecursionError) as exc:
                     entry.update(status="RE", error="the returned value is not a list/int: %s" % exc)
                     break
+                write_report()
                 continue
             if not isinstance(out, QuantumCircuit):
                 entry.update(status="RE", error="solve() returned %s, not a QuantumCircuit"
@@ -311,6 +312,7 @@ def _qcoder_harness():
             except BaseException as exc:
                 entry.update(status="RE", error="the circuit cannot be serialised (QPY): %r" % exc)
                 break
+            write_report()  # what is known so far survives a process that is ended
 
     try:
         main()

@@ -140,9 +140,11 @@ class QCoderJudge:
         if not isinstance(report, dict):
             status = {"timeout": "TLE", "memory": "MLE"}.get(r.status, "RE")
             msg = (r.exception.message if getattr(r, "exception", None) else r.stderr[-2000:])
-            return self._verdict(problem, status, f"the program failed before any test ({r.status})"
-                                 + (f": {msg}" if msg else ""), {"runtime_error": status == "RE"},
-                                 timings=run)
+            what = ("the program ended the process before the harness's end marker"
+                    if r.status == "ok" and not channel["ended"]
+                    else f"the program failed before any test ({r.status})")
+            return self._verdict(problem, status, what + (f": {msg}" if msg else ""),
+                                 {"runtime_error": status == "RE"}, timings=run)
         if report.get("load_error"):
             return self._verdict(problem, "RE", str(report["load_error"])[-3000:],
                                  {"runtime_error": True}, timings=run, error_class="api_misuse")
