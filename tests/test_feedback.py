@@ -56,7 +56,7 @@ def test_messages_carry_the_details():
 @pytest.mark.upstream
 def test_refine_stops_at_ac(qsandbox, qcoder_records):
     from quantum_codegen_eval.benchmarks.qcoder import prompt
-    from quantum_codegen_eval.judges.qcoder_specs import get_spec
+    from quantum_codegen_eval.judges.qcoder.specs import get_spec
 
     spec = get_spec("QPC002_A2")
     answers = iter(["I think:\n```python\n" + spec.wrong[0] + "```",

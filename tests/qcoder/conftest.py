@@ -47,9 +47,7 @@ def judge_many():
 
 
 def _judge_many(sandbox, judge, items):
-    """Judge [(record, completion), ...] with one parallel sandbox batch; verdicts in order."""
-    plans = [judge.jobs(rec, code) for rec, code in items]
-    jobs = [p[0] for p in plans if isinstance(p, list)]
-    results = iter(sandbox.run_jobs(jobs))
-    return [p if not isinstance(p, list) else judge.decide(rec, code, [next(results)])
-            for (rec, code), p in zip(items, plans, strict=True)]
+    """Judge [(record, completion), ...] through every stage, one parallel batch per stage."""
+    from quantum_codegen_eval.judges.base import judge_many
+
+    return judge_many(judge, items, sandbox)

@@ -7,7 +7,7 @@ import json
 
 from quantum_codegen_eval import evaluate
 from quantum_codegen_eval.cli import main
-from quantum_codegen_eval.judges.qcoder_specs import get_spec
+from quantum_codegen_eval.judges.qcoder.specs import get_spec
 
 IDS = ("QPC001_A1", "QPC002_A5", "QPC003_A1")
 

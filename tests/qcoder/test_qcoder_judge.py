@@ -7,7 +7,7 @@ import json
 import pytest
 
 from quantum_codegen_eval.judges.qcoder import QCoderJudge, static_imports
-from quantum_codegen_eval.judges.qcoder_specs import get_spec
+from quantum_codegen_eval.judges.qcoder.specs import get_spec
 
 pytestmark = pytest.mark.upstream
 
@@ -24,7 +24,7 @@ CASES = [  # (problem, completion, expected status, check on the verdict)
     ("QPC001_A1", "from qiskit.circuit.library import QFT\n" + A1, "UME", "QFT"),
     ("QPC001_A1", A1.replace("    qc = QuantumCircuit(1)\n",
                              "    getattr(__builtins__, '__imp' + 'ort__')('socket')\n    qc = QuantumCircuit(1)\n"),
-     "UME", "socket"),
+     "UME", "__builtins__"),
     ("QPC002_B3", H + "def solve():\n    qc = QuantumCircuit(2)\n    qc.swap(0, 1)\n    return qc\n", "UGE", "SwapGate"),
     ("QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(1, 1)\n    qc.h(0)\n    qc.measure(0, 0)\n    return qc\n",
      "UGE", "classical bits"),

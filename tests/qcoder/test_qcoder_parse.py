@@ -89,7 +89,7 @@ def test_spot_checks(rows):
 
 
 def test_kind_agrees_with_the_judge_spec(rows):
-    from quantum_codegen_eval.judges.qcoder_specs import all_specs
+    from quantum_codegen_eval.judges.qcoder.specs import all_specs
 
     specs = all_specs()
     assert sorted(specs) == [r["id"] for r in rows]

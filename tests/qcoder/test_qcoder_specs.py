@@ -7,9 +7,10 @@ import random
 
 import pytest
 
+from quantum_codegen_eval.judges.base import judge_many
 from quantum_codegen_eval.judges.qcoder import QCoderJudge
-from quantum_codegen_eval.judges.qcoder_specs import all_specs
-from quantum_codegen_eval.judges.qcoder_specs_005 import ex_map, g_list
+from quantum_codegen_eval.judges.qcoder.specs import all_specs
+from quantum_codegen_eval.judges.qcoder.specs.qpc005 import ex_map, g_list
 
 pytestmark = [pytest.mark.upstream, pytest.mark.slow]
 SPECS = all_specs()
@@ -30,11 +31,11 @@ def judged(qsandbox, qcoder_records):
                 keys.append((pid, status.upper()))
     # wrong solutions stop at their first failing test (full sweeps are for the references)
     full, quick = QCoderJudge(timeout=120), QCoderJudge(timeout=120, first_failure=True)
-    plans = [(full if k[1] == "AC" else quick).jobs(rec, code) for (rec, code), k in zip(items, keys, strict=True)]
-    results = iter(qsandbox.run_jobs([p[0] for p in plans if isinstance(p, list)]))
-    verdicts = [p if not isinstance(p, list) else (full if k[1] == "AC" else quick).decide(rec, code, [next(results)])
-                for (rec, code), k, p in zip(items, keys, plans, strict=True)]
-    return {k: [] for k in keys} | _group(keys, verdicts)
+    refs = [n for n, k in enumerate(keys) if k[1] == "AC"]
+    rest = [n for n, k in enumerate(keys) if k[1] != "AC"]
+    verdicts = dict(zip(refs, judge_many(full, [items[n] for n in refs], qsandbox), strict=True))
+    verdicts |= dict(zip(rest, judge_many(quick, [items[n] for n in rest], qsandbox), strict=True))
+    return {k: [] for k in keys} | _group(keys, [verdicts[n] for n in range(len(keys))])
 
 
 def _group(keys, verdicts):

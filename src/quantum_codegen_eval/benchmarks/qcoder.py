@@ -92,10 +92,11 @@ def get_problem(problem_id: str, *, data_dir: Any = None) -> QCoderProblem:
 
 
 def make_judge(**options: Any):
-    """The QCoder judge (options: ``timeout``, ``memory_mb``, ``seed``, ``first_failure``)."""
+    """The QCoder judge (options: ``timeout``, ``memory_mb``, ``seed``, ``first_failure``,
+    ``check_timeout``, ``check_memory_mb`` -- the limits of the trusted check stage)."""
     from ..judges.qcoder import QCoderJudge
 
-    known = {"timeout", "memory_mb", "seed", "first_failure"}
+    known = {"timeout", "memory_mb", "seed", "first_failure", "check_timeout", "check_memory_mb"}
     unknown = set(options) - known
     if unknown:
         raise ValueError(f"qcoder judge: unknown option(s) {', '.join(sorted(unknown))}")
@@ -109,6 +110,6 @@ def prompt(record: QCoderProblem) -> str:
 
 def reference_code(record: QCoderProblem) -> str | None:
     """Our reference solution for the problem (written here; QCoder publishes none)."""
-    from ..judges.qcoder_specs import get_spec
+    from ..judges.qcoder.specs import get_spec
 
     return get_spec(record.id).reference

@@ -1,4 +1,4 @@
-"""QCoder specs, contest QPC005 (see ``qcoder_specs``)."""
+"""QCoder specs, contest QPC005 (see ``specs.base``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .qcoder_specs import REF_LIB, Spec, mapped, register, vec
+from .base import REF_LIB, Spec, mapped, register, vec
 
 H = "from qiskit import QuantumCircuit\n"
 _S2 = 1 / math.sqrt(2)

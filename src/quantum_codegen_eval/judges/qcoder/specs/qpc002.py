@@ -1,4 +1,4 @@
-"""QCoder specs, contest QPC002 (see ``qcoder_specs``)."""
+"""QCoder specs, contest QPC002 (see ``specs.base``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .qcoder_specs import REF_LIB, Spec, grid, mapped, register, vec
+from .base import REF_LIB, Spec, grid, mapped, register, vec
 
 H = "from qiskit import QuantumCircuit\n"
 TWO_PI = 2 * math.pi

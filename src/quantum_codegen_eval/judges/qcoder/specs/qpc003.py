@@ -1,4 +1,4 @@
-"""QCoder specs, contest QPC003 (see ``qcoder_specs``)."""
+"""QCoder specs, contest QPC003 (see ``specs.base``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .qcoder_specs import REF_LIB, Spec, mapped, perm_oracle, register, vec
+from .base import REF_LIB, Spec, mapped, perm_oracle, register, vec
 
 H = "from qiskit import QuantumCircuit\n"
 

@@ -1,19 +1,14 @@
-"""Reference specs of the 67 QCoder problems: sampler, target, comparison, reference solutions.
+"""The spec type, its registry and the helpers the contest modules share.
 
 A :class:`Spec` says how to test one problem: ``sample(rng)`` gives the test cases (solve()
 arguments, plus hidden values such as an oracle's marked item), ``compare`` simulates the
 returned circuit and checks it against a target built directly (numpy) from the statement.
 Each spec carries its own reference solution (``reference``, a ``solve()`` the judge accepts) and
-wrong solutions (``wrong``) that must get WA. The specs live in ``qcoder_specs_00X.py``.
-
->>> spec = get_spec("QPC001_A2")
->>> [c["args"]["n"] for c in spec.sample(__import__("random").Random(0))][:3]
-[1, 2, 3]
+wrong solutions (``wrong``) that must get WA.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,10 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from . import qcoder_sim as sim
+from .. import simulate as sim
+from ..compare import compare_vectors
 
-_MODULES = ("qcoder_specs_001", "qcoder_specs_002", "qcoder_specs_003", "qcoder_specs_004",
-            "qcoder_specs_005")
 #: most amplitudes the judge computes per test (2**n times the number of tested columns)
 MAX_AMPLITUDES = 1 << 18
 
@@ -64,13 +58,14 @@ class Spec:
         return self.nq(case["args"])
 
     def trusted(self, case: dict) -> dict[str, sim.Trusted]:
+        """The hidden oracles' semantics by their spec names (``qcoder_oracle``, ``..._dg``)."""
         return self.semantics(case["args"]) if self.semantics else {}
 
     def case_name(self, case: dict) -> str:
         parts = []
         for k, v in case["args"].items():
-            if k.startswith("_") and isinstance(v, (list, dict)):
-                continue  # hidden structure (an oracle's circuit): not shown
+            if k.startswith("_"):
+                continue  # a hidden value (an oracle's marked item, ...): never shown
             if isinstance(v, float):
                 v = round(v, 4)
             elif isinstance(v, list) and len(v) > 6:
@@ -80,11 +75,10 @@ class Spec:
             parts.append(f"{k.lstrip('_')}={v}")
         return ", ".join(parts) or "()"
 
-    def compare(self, case: dict, flat: sim.Flat, nq: int) -> tuple[bool, float, str]:
-        from .qcoder import compare_vectors
-
+    def compare(self, case: dict, flat: sim.Flat, nq: int, trusted: dict[str, sim.Oracle],
+                ) -> tuple[bool, float, str]:
+        """Simulate ``flat`` (oracles by their gate names in ``trusted``) against the target."""
         p = case["args"]
-        trusted = self.trusted(case)
         if self.mode == "state":
             out = sim.simulate(flat, nq, [0], trusted)[:, 0]
             if self.predicate:
@@ -104,31 +98,14 @@ class Spec:
         return compare_vectors(out, ref, self.counted)
 
 
-_REGISTRY: dict[str, Spec] = {}
+REGISTRY: dict[str, Spec] = {}
 
 
 def register(spec: Spec) -> Spec:
-    if spec.id in _REGISTRY:
+    if spec.id in REGISTRY:
         raise ValueError(f"duplicate QCoder spec {spec.id}")
-    _REGISTRY[spec.id] = spec
+    REGISTRY[spec.id] = spec
     return spec
-
-
-def all_specs() -> dict[str, Spec]:
-    for m in _MODULES:
-        try:
-            importlib.import_module(f"{__package__}.{m}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.{m}":
-                raise
-    return dict(sorted(_REGISTRY.items()))
-
-
-def get_spec(problem_id: str) -> Spec:
-    specs = all_specs()
-    if problem_id not in specs:
-        raise KeyError(f"no QCoder judge spec for problem {problem_id!r}")
-    return specs[problem_id]
 
 
 # --------------------------------------------------------------------------- target helpers

@@ -1,10 +1,10 @@
-"""QCoder specs, contest QPC001 (see ``qcoder_specs``)."""
+"""QCoder specs, contest QPC001 (see ``specs.base``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .qcoder_specs import REF_LIB, Spec, mapped, register, vec
+from .base import REF_LIB, Spec, mapped, register, vec
 
 H = "from qiskit import QuantumCircuit\n"
 HR = "from qiskit import QuantumCircuit, QuantumRegister\n"

@@ -1,4 +1,4 @@
-"""QCoder specs, contest QPC004 (see ``qcoder_specs``)."""
+"""QCoder specs, contest QPC004 (see ``specs.base``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from math import gcd
 
 import numpy as np
 
-from .qcoder_specs import REF_LIB, Spec, mapped, register, vec
+from .base import REF_LIB, Spec, mapped, register, vec
 
 H = "from qiskit import QuantumCircuit\n"
 

@@ -1,0 +1,188 @@
+"""The QCoder judge's trusted stage: read each returned circuit, check it, simulate, compare.
+
+Runs as a trusted sandbox job (``Job(trusted=True)``, memory- and time-limited, forked from a
+zygote that never ran untrusted code; its source is :data:`SOURCE`). It reads
+``qcoder_check.json`` (problem limits, seed, nonce, which cases to check) and the data files the
+untrusted stage wrote, and appends one JSON line per case to ``check.jsonl`` as it goes (so a case
+that exhausts the limits is known). The parent only validates these lines.
+
+QPY is checked before ``qpy.load``: magic, version, one program, and the circuit header's claims
+(qubits = what the case expects, bounded clbits / registers / instructions / metadata, all within
+the file size). What passes is then loaded in this memory-limited process, never in the
+evaluator.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import struct
+from typing import Any
+
+from . import simulate as sim
+from .oracles import trusted_oracles
+
+SOURCE = "from quantum_codegen_eval.judges.qcoder.check import main\nmain()\n"
+CONFIG = "qcoder_check.json"
+OUTPUT = "check.jsonl"
+#: most gates (after expansion) and instructions the judge reads per circuit
+MAX_OPS = 200_000
+MAX_CLASSICAL_BYTES = 4 << 20
+
+
+def data_file(i: int, mode: str, transport: Any) -> str | None:
+    """The file the harness wrote for case ``i`` (None: a transport the judge does not know)."""
+    if mode == "classical":
+        return f"case_{i}.json"
+    return {"qpy": f"case_{i}.qpy", "json": f"case_{i}.circ.json", None: f"case_{i}.qpy"}.get(
+        transport if isinstance(transport, str) or transport is None else "?")
+
+
+def cases_for(spec: Any, problem_id: str, seed: int) -> list[dict[str, Any]]:
+    return spec.sample(random.Random(f"{seed}:{problem_id}"))
+
+
+def qpy_claims(data: bytes, allowed_qubits: tuple[int, ...]) -> str | None:
+    """Why ``data`` is not a QPY file the judge will load (None: its claims are acceptable)."""
+    from qiskit.qpy import common, formats
+
+    fh = formats.FILE_HEADER_V10_SIZE
+    if len(data) < fh + 1 + 8 + formats.CIRCUIT_HEADER_V12_SIZE:
+        return "the QPY file is truncated"
+    magic, version, _maj, _min, _pat, n_prog, _sym = struct.unpack(
+        formats.FILE_HEADER_V10_PACK, data[:fh])
+    if magic != b"QISKIT":
+        return "not a QPY file"
+    if version != common.QPY_VERSION:
+        return f"QPY version {version}, not the judge's {common.QPY_VERSION}"
+    if n_prog != 1:
+        return f"the QPY file claims {n_prog} circuits, not 1"
+    if data[fh:fh + 1] != b"q":
+        return "the QPY payload is not a circuit"
+    (offset,) = struct.unpack("!Q", data[fh + 1:fh + 9])
+    end = offset + formats.CIRCUIT_HEADER_V12_SIZE
+    if offset < fh + 9 or end > len(data):
+        return "the QPY circuit offset points outside the file"
+    h = formats.CIRCUIT_HEADER_V12(*struct.unpack(formats.CIRCUIT_HEADER_V12_PACK, data[offset:end]))
+    rest = len(data) - end
+    if h.num_qubits not in allowed_qubits:
+        return f"the circuit has {h.num_qubits} qubits; expected {allowed_qubits[0]}"
+    if (h.num_clbits > 1024 or h.num_registers > 4096 or h.num_vars > 1024
+            or h.metadata_size > rest or h.name_size > rest or h.global_phase_size > rest
+            or h.num_instructions > min(MAX_OPS, rest)):
+        return (f"the QPY header claims more than the file holds or the judge reads "
+                f"(clbits {h.num_clbits}, registers {h.num_registers}, instructions "
+                f"{h.num_instructions}, file {len(data)} bytes)")
+    return None
+
+
+def read_circuit(data: bytes, allowed_qubits: tuple[int, ...]) -> tuple[Any, str | None]:
+    """(circuit, None) or (None, why it is not read): QPY, bounded before loading."""
+    why = qpy_claims(data, allowed_qubits)
+    if why:
+        return None, why
+    from qiskit import qpy
+
+    try:
+        circuits = qpy.load(io.BytesIO(data))
+    except Exception as exc:  # noqa: BLE001 - see below
+        # The harness wrote this file (the program cannot open files for writing) and its header
+        # is sound: a Qiskit limit, not the program's fault.
+        return None, ("judge error: Qiskit could not read back the circuit it wrote: "
+                      f"{type(exc).__name__}: {exc}")[:2000]
+    if len(circuits) != 1:
+        return None, "expected one circuit"
+    return circuits[0], None
+
+
+def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | None,
+               nonce: str, transport: str = "qpy") -> dict[str, Any]:
+    """The verdict of one case as a JSON-ready dict (status, message, fidelity, depth, ...)."""
+    if data is None:
+        return {"status": "RE", "message": "no output was written for this test"}
+    if spec.mode == "classical":
+        if len(data) > MAX_CLASSICAL_BYTES:
+            return {"status": "RE", "message": "the returned value is too large"}
+        try:
+            value = json.loads(data)
+        except (ValueError, RecursionError):
+            return {"status": "RE", "message": "the returned value could not be read"}
+        ok, msg = spec.check(case["args"], value)
+        return {"status": "AC" if ok else "WA", "message": msg, "fidelity": 1.0 if ok else 0.0}
+    want = spec.qubits(case)
+    allowed_n = want if isinstance(want, tuple) else (want,)
+    if transport == "json":
+        from .transport import TransportError, load
+
+        try:
+            qc, why = load(data, allowed_n), None
+        except TransportError as exc:
+            qc, why = None, str(exc)
+    else:
+        qc, why = read_circuit(data, allowed_n)
+    if qc is None:
+        status = "WA" if why.startswith("the circuit has") else "RE"
+        return {"status": status, "message": why, "judge_error": why.startswith("judge error")}
+    if qc.num_qubits not in allowed_n:
+        return {"status": "WA", "message": f"the circuit has {qc.num_qubits} qubits; "
+                                           f"expected {allowed_n[0]}"}
+    oracles = trusted_oracles(spec, case, nonce)
+    try:
+        flat = sim.inline(qc, oracles, max_ops=MAX_OPS)
+    except sim.SimError as exc:
+        return {"status": "TLE", "message": str(exc)}
+    d = sim.depth(flat)
+    if flat.violations:
+        v = flat.violations[0]
+        return {"status": "UGE", "message": "instruction not allowed here: " + v, "depth": d,
+                "gate": v.split(" ")[0]}
+    for banned in problem.get("banned_gates") or []:
+        hit = next((p.op for p in flat.ops if p.op is not None and not p.controls
+                    and (type(p.op).__name__ == banned
+                         or (banned == "SwapGate" and p.op.name == "swap"))), None)
+        if hit is not None:
+            return {"status": "UGE", "message": f"{banned} is banned in this problem", "depth": d,
+                    "gate": hit.name}
+    limit = problem.get("depth_limit")
+    if limit is not None and d > limit:
+        return {"status": "DLE", "message": f"circuit depth {d} exceeds {limit}", "depth": d}
+    queries = None
+    if problem.get("query_limit") is not None:
+        queries = flat.queries
+        if queries > problem["query_limit"]:
+            return {"status": "DLE", "message": f"{queries} applications of "
+                    f"{problem.get('query_limit_gate')} exceed {problem['query_limit']}",
+                    "depth": d, "queries": queries}
+    try:
+        ok, fid, msg = spec.compare(case, flat, qc.num_qubits, oracles)
+    except sim.SimError as exc:
+        return {"status": "TLE", "message": str(exc), "depth": d}
+    return {"status": "AC" if ok else "WA", "message": msg, "fidelity": float(fid), "depth": d,
+            "queries": queries}
+
+
+def main() -> None:
+    """Entry point of the trusted stage (run in the job's working directory)."""
+    from .specs import get_spec
+
+    with open(CONFIG, encoding="utf-8") as fh:
+        cfg = json.load(fh)
+    problem = cfg["problem"]
+    spec = get_spec(problem["id"])
+    cases = cases_for(spec, problem["id"], cfg["seed"])
+    with open(OUTPUT, "w", encoding="utf-8") as out:
+        for i, name in cfg["check"]:
+            try:
+                with open(name, "rb") as fh:
+                    data = fh.read()
+            except FileNotFoundError:
+                data = None
+            out.write(json.dumps({"i": i, "started": True}) + "\n")
+            out.flush()
+            res = check_case(problem, spec, cases[i], data, cfg["nonce"],
+                             "json" if name.endswith(".circ.json") else "qpy")
+            out.write(json.dumps({"i": i, **res}) + "\n")
+            out.flush()
+            if cfg.get("first_failure") and res["status"] != "AC":
+                break

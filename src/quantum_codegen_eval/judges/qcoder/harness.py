@@ -1,0 +1,328 @@
+"""The program the QCoder judge runs in the (untrusted) sandbox, kept as source text.
+
+It imports nothing of this package: it gets the candidate, the case arguments and the oracles'
+*public* descriptions (a gate name, a width, a parameter count) in ``qcoder_cases.json``, and
+writes data only: ``case_<i>.qpy`` (or ``.json`` for classical problems, or ``.circ.json`` when
+QPY cannot carry the circuit), ``report.json`` and the UME channel ``ume.log``.
+
+The UME guard (see docs/benchmarks/qcoder.md, "UME at run time"):
+
+* an audit hook (``sys.addaudithook``; Python code cannot remove one) is installed before the
+  candidate is compiled. While candidate code is on the stack it refuses imports outside the
+  rules, ``exec``/``compile`` of code, frame/``gc``/``ctypes`` introspection, writing files,
+  processes and sockets, by raising inside the event (the operation does not happen);
+* ``builtins.__import__`` is wrapped too, for modules that are already loaded (no audit event);
+* every refusal is appended to ``ume.log`` *before* the program gets control back, through a
+  descriptor opened before the load (``O_APPEND``: nothing written can be taken back). The hook
+  checks that the descriptor still is that file (``fstat``) and kills the run with exit code 86
+  when it is not; the harness ends the file with ``END``. Lines the program adds itself can only
+  add violations or repeat ``END``: forging never helps.
+
+Everything the harness and its hook keep lives in one function's closure, reachable only through
+frames or ``gc``, which the hook refuses to the candidate.
+"""
+
+#: exit code of a run whose UME channel was tampered with
+TAMPER_EXIT = 86
+
+#: the JSON circuit tree writer (read back by ``transport``), also used by the tests
+ENCODER = r'''
+from qiskit.circuit import ControlledGate as _CG, Gate as _G, Instruction as _I
+from qiskit.circuit.annotated_operation import AnnotatedOperation as _AO
+
+
+def enc_circ(c, level):
+    if level > 64:
+        raise ValueError("definitions nested too deeply")
+    ops = [[enc_op(inst.operation, level + 1), [c.find_bit(q).index for q in inst.qubits]]
+           for inst in c.data]
+    return {"n": c.num_qubits, "c": c.num_clbits, "phase": float(c.global_phase), "ops": ops}
+
+def enc_op(op, level):
+    d = {"cls": getattr(op, "base_class", type(op)).__name__, "name": op.name, "n": op.num_qubits,
+         "c": getattr(op, "num_clbits", 0)}
+    try:
+        d["params"] = [float(p) for p in op.params]
+    except (TypeError, ValueError):
+        d["params"] = []
+    if isinstance(op, _AO):
+        mods = []
+        for m in op.modifiers:
+            k = type(m).__name__
+            mods.append(["inv"] if k == "InverseModifier" else
+                        ["ctrl", m.num_ctrl_qubits, m.ctrl_state] if k == "ControlModifier" else
+                        ["pow", float(m.power)] if k == "PowerModifier" else [k])
+        d.update(base=enc_op(op.base_op, level + 1), mods=mods)
+    elif isinstance(op, _CG):
+        d.update(nc=op.num_ctrl_qubits, state=op.ctrl_state)
+        if type(op) is _CG:
+            d["base"] = enc_op(op.base_gate, level + 1)
+    elif type(op) in (_G, _I) and op.definition is not None:
+        d["def"] = enc_circ(op.definition, level + 1)
+    return d
+'''
+
+HARNESS = ENCODER + r'''
+def _qcoder_harness():
+    import builtins, json, os, sys, time, traceback
+    from qiskit import QuantumCircuit, qpy
+    from qiskit.circuit import ControlledGate, Gate, Instruction
+    from qiskit.circuit.annotated_operation import AnnotatedOperation
+    import qiskit.circuit.library  # noqa: F401 - loaded before the guard (lazy imports)
+
+    cfg = json.load(open("qcoder_cases.json"))
+    src = open("candidate.py", encoding="utf-8").read()
+    for name in ("qcoder_cases.json", "candidate.py"):
+        os.remove(name)
+    ALLOWED = tuple(cfg["allowed_modules"])
+    ALLOWED_NAMES = frozenset(cfg["allowed_names"])
+    LIB_NAMES = frozenset(cfg["library_names"])
+    # modules a library may not load on the candidate's behalf either
+    # (the harmful calls of the others are audited events, refused below)
+    DANGEROUS = frozenset(("ctypes", "_ctypes", "subprocess", "_posixsubprocess", "socket",
+                           "_socket", "multiprocessing", "_multiprocessing", "pty", "runpy"))
+    CAND = "<qcoder-candidate>"
+    BLOCK_ANY = ("ctypes.", "os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork",
+                 "os.kill", "os.killpg", "os.putenv", "os.unsetenv", "os.remove", "os.rename",
+                 "os.truncate", "os.chmod", "os.chown", "os.link", "os.symlink", "os.rmdir",
+                 "os.mkdir", "os.chdir", "os.startfile", "os.setxattr", "os.removexattr",
+                 "os.utime", "subprocess.", "socket.", "shutil.", "mmap.", "fcntl.", "gc.",
+                 "sys._getframe", "sys._current_frames", "sys._current_exceptions",
+                 "sys.addaudithook", "sys.settrace", "sys.setprofile", "sys.monitoring",
+                 "sys.set_asyncgen_hooks", "object.__getattr__", "code.__new__",
+                 "function.__new__", "marshal.", "pickle.", "cpython.", "resource.", "signal.",
+                 "sys.unraisablehook", "sys.excepthook", "exec", "compile")
+    import _thread
+    w, fstat, exit_, getframe = os.write, os.fstat, os._exit, sys._getframe
+    get_ident = _thread.get_ident
+    isinstance_, str_, len_, repr_, any_ = isinstance, str, len, repr, any
+    WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT
+    chan = os.open("ume.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+    ident = (fstat(chan).st_dev, fstat(chan).st_ino)
+    def emit(line):
+        try:
+            st = fstat(chan)
+            ok = (st.st_dev, st.st_ino) == ident
+        except OSError:
+            ok = False
+        if not ok:
+            try:
+                w(2, b"qcoder harness: the UME channel was tampered with\n")
+            finally:
+                exit_(86)
+        w(chan, (line.replace("\n", " ")[:500] + "\n").encode("utf-8", "replace"))
+
+    def module_ok(name):
+        return name == "__future__" or any_(name == m or name.startswith(m + ".") for m in ALLOWED)
+
+    def make_hook(guard_code):
+      # the hook's state (busy) lives only in this closure: nothing reachable from the guard,
+      # builtins or any global leads here
+      busy = set()  # threads inside the hook (its own frame walks raise events)
+
+      def machinery(fn):
+          return fn.startswith("<frozen importlib") or "/importlib/" in fn
+
+      def who():
+          """(nearest caller outside the import machinery: 'cand' | 'lib', candidate code anywhere
+          on the stack, the event comes straight from the import machinery)"""
+          f = getframe(2)
+          nearest, anywhere, loading = None, False, None
+          first = machinery(f.f_code.co_filename) or f.f_code in guard_code
+          while f is not None:
+              co = f.f_code
+              fn = co.co_filename
+              if loading is None and co.co_name == "_find_and_load" and machinery(fn):
+                  loading = f.f_locals.get("name")
+              if fn == CAND:
+                  anywhere = True
+                  if nearest is None:
+                      nearest = "cand"
+              elif nearest is None and not (machinery(fn) or co in guard_code):
+                  nearest = "lib"
+              f = f.f_back
+          return nearest or "lib", anywhere, first, loading
+
+      def refuse(what):
+          emit("UME " + what)
+          raise PermissionError("not permitted here: " + what)
+
+      def hook(event, args):
+          me = get_ident()
+          if me in busy:
+              return
+          if not (event == "import" or event == "open" or event.startswith(BLOCK_ANY)):
+              return
+          busy.add(me)
+          try:
+              nearest, anywhere, first, loading = who()
+          finally:
+              busy.discard(me)
+          if not anywhere:
+              return
+          if event == "import" or (event == "exec" and first and isinstance_(loading, str_)):
+              # a module is loaded (the C import, or importlib's Python path: its exec)
+              mod = args[0] if event == "import" and isinstance_(args[0], str_) else loading
+              mod = mod if isinstance_(mod, str_) else repr_(mod)
+              if nearest == "cand" and not module_ok(mod):
+                  refuse("import " + mod)
+              if mod.partition(".")[0] in DANGEROUS:
+                  refuse("import " + mod + " (by a library, on the program's behalf)")
+              return
+          if first:
+              return  # the import machinery or the import guard: the import itself is judged
+          if event == "open":
+              mode = args[1] if len_(args) > 1 else "r"
+              flags = args[2] if len_(args) > 2 else 0
+              if (isinstance_(mode, str_) and any_(c in mode for c in "wax+")) or (
+                      isinstance_(flags, int) and flags & WRITE_FLAGS):
+                  refuse("open(" + repr_(args[0])[:100] + ", " + repr_(mode) + ") for writing")
+              return
+          if event in ("exec", "compile", "object.__getattr__", "sys._getframe"):
+              # also reached by libraries for their own purposes: only the program's own calls
+              if nearest == "cand":
+                  refuse(event + (" of code (dynamic code execution)"
+                                  if event in ("exec", "compile") else ""))
+              return
+          refuse(event)
+
+      return hook
+
+    def guard(name, globals=None, locals=None, fromlist=(), level=0):
+        caller = getframe(1).f_code.co_filename
+        if caller == CAND:
+            bad = None
+            if level:
+                bad = "relative import"
+            elif fromlist and not module_ok(name):
+                lib = name == "qiskit.circuit.library"
+                for f in fromlist:
+                    if not (name + "." + f in ALLOWED_NAMES or (lib and f in LIB_NAMES)):
+                        bad = "from " + name + " import " + f
+                        break
+            elif not fromlist and not module_ok(name):
+                bad = "import " + name
+            if bad:
+                emit("UME " + bad)
+                raise ImportError("module not permitted: " + bad)
+        return real_import(name, globals, locals, fromlist, level)
+
+    sys.addaudithook(make_hook((guard.__code__,)))
+    real_import = builtins.__import__
+    report = {"load_error": None, "cases": []}
+
+    def write_report():
+        with open("report.json", "w") as fh:
+            json.dump(report, fh)
+
+    def oracle(desc):
+        name, k, n_par = desc["gate"], desc["qubits"], desc["params"]
+
+        def build(*params):
+            if len(params) != n_par:
+                raise TypeError("%s takes %d argument(s)" % (desc["arg"], n_par))
+            g = Gate(name, k, [float(p) for p in params])
+            g.definition = QuantumCircuit(k)  # a placeholder: the oracle is opaque
+            qc = QuantumCircuit(k)
+            qc.append(g, range(k))
+            return qc
+        return build if desc["factory"] else build()
+
+    def risky(circ, seen, budget):
+        # generic controlled gates and annotated operations: QPY may not read them back
+        for inst in circ.data:
+            op = inst.operation
+            budget[0] += 1
+            if budget[0] > 100000:
+                return True
+            if isinstance(op, AnnotatedOperation) or (isinstance(op, ControlledGate)
+                                                      and type(op) is ControlledGate):
+                return True
+            d = getattr(op, "_definition", None)
+            if type(op) is Gate and d is not None and id(d) not in seen:
+                seen.add(id(d))
+                if risky(d, seen, budget):
+                    return True
+        return False
+
+    def dump(i, out):
+        import io
+        buf = io.BytesIO()
+        qpy.dump(out, buf)
+        data = buf.getvalue()
+        if risky(out, set(), [0]):
+            try:
+                back = qpy.load(io.BytesIO(data))[0]
+                readable = len(back.data) == len(out.data)
+            except Exception:
+                readable = False
+            if not readable:  # a Qiskit limit, not the program's fault: the JSON tree
+                with open("case_%d.circ.json" % i, "w") as fh:
+                    json.dump(enc_circ(out, 0), fh)
+                return "json"
+        with open("case_%d.qpy" % i, "wb") as fh:
+            fh.write(data)
+        return "qpy"
+
+    def main():
+        builtins.__import__ = guard
+        g = {"__name__": "__qcoder_candidate__", "__builtins__": builtins}
+        try:
+            code = compile(src, CAND, "exec")
+            exec(code, g)
+        except BaseException:
+            report["load_error"] = traceback.format_exc(limit=-4)
+            return
+        solve = g.get("solve")
+        if not callable(solve):
+            report["load_error"] = "the code does not define a function solve()"
+            return
+        for i, case in enumerate(cfg["cases"]):
+            args = []
+            for name in cfg["args"]:
+                if name in case["oracles"]:
+                    args.append(oracle(case["oracles"][name]))
+                else:
+                    args.append(case["args"][name])
+            t0 = time.perf_counter()
+            entry = {"i": i, "status": "ok", "error": None}
+            report["cases"].append(entry)
+            try:
+                out = solve(*args)
+            except BaseException:
+                entry.update(status="RE", error=traceback.format_exc(limit=-4))
+                break
+            finally:
+                entry["seconds"] = time.perf_counter() - t0
+            if cfg["classical"]:
+                try:
+                    with open("case_%d.json" % i, "w") as fh:
+                        json.dump(out, fh)
+                except (TypeError, ValueError, RecursionError) as exc:
+                    entry.update(status="RE", error="the returned value is not a list/int: %s" % exc)
+                    break
+                write_report()
+                continue
+            if not isinstance(out, QuantumCircuit):
+                entry.update(status="RE", error="solve() returned %s, not a QuantumCircuit"
+                             % type(out).__name__)
+                break
+            try:
+                entry["transport"] = dump(i, out)
+            except BaseException as exc:
+                entry.update(status="RE", error="the circuit cannot be serialised (QPY): %r" % exc)
+                break
+            write_report()  # what is known so far survives a process that is ended
+
+    try:
+        main()
+    finally:
+        builtins.__import__ = real_import
+        write_report()
+        emit("END")
+        os.close(chan)
+
+
+_qcoder_harness()
+del _qcoder_harness
+'''

@@ -1,0 +1,300 @@
+"""The QCoder judge: RE -> UME -> UGE -> DLE -> WA/AC, in two sandbox stages.
+
+1. Untrusted stage: the harness (``harness.HARNESS``) runs the candidate under the UME guard and
+   writes one circuit per test case as QPY, a report and the UME channel. It gets the case
+   arguments and the oracles' public descriptions only (no spec, no reference, no hidden value).
+2. Trusted stage (``check``): a fresh job of the judge's own code reads the circuits (bounded),
+   inlines, checks UGE/DLE, simulates with the hidden oracles and compares with the target.
+
+``decide`` in the evaluator only reads small, bounded JSON from both stages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...verdict import TestResult, Verdict
+from . import check
+from .harness import HARNESS, TAMPER_EXIT
+from .oracles import public_oracles
+from .static import extract_code, library_names, split_allowed, static_imports
+
+#: verdict severity when several test cases fail differently
+SEVERITY = ("RE", "UME", "UGE", "DLE", "TLE", "MLE", "WA")
+STATUSES = frozenset(SEVERITY + ("AC",))
+#: what the jobs preload (a zygote serving untrusted jobs: never the judge's own modules)
+PRELOAD = ("numpy", "qiskit", "qiskit_aer")
+MAX_REPORT_BYTES = 2 << 20
+MAX_CHANNEL_BYTES = 256 << 10
+
+
+@dataclass
+class CaseResult:
+    status: str
+    message: str = ""
+    fidelity: float | None = None
+    depth: int | None = None
+    gate: str | None = None
+    queries: int | None = None
+    judge_error: bool = False
+
+
+@dataclass
+class QCoderJudge:
+    """Judge one completion of one QCoder problem (``judges.base.Judge`` protocol)."""
+
+    benchmark: str = "qcoder"
+    timeout: float = 60.0
+    memory_mb: int = 4096
+    seed: int = 0
+    #: stop checking at the first failing test (faster; tests_passed then counts up to it)
+    first_failure: bool = False
+    #: limits of the trusted stage (reading, checking and simulating every circuit)
+    check_timeout: float = 300.0
+    check_memory_mb: int = 4096
+    options: dict[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ planning
+    def spec(self, problem: Any) -> Any:
+        from .specs import get_spec
+
+        return get_spec(problem.id)
+
+    def cases(self, problem: Any) -> list[dict[str, Any]]:
+        return check.cases_for(self.spec(problem), problem.id, self.seed)
+
+    def nonce(self, problem: Any, completion: str) -> str:
+        """The per-run oracle name suffix (a name, not a secret: see ``oracles``)."""
+        h = hashlib.sha256(f"{self.seed}\0{problem.id}\0{completion}".encode())
+        return h.hexdigest()[:12]
+
+    def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
+        from ...execution import Job, Limits
+
+        spec = self.spec(problem)
+        code = extract_code(completion)
+        if not code.strip():
+            return self._verdict(problem, "FORMAT", "the answer contains no code", {})
+        try:
+            bad = static_imports(code, list(problem.allowed_imports))
+        except SyntaxError as exc:
+            return self._verdict(problem, "RE", f"SyntaxError: {exc.msg} (line {exc.lineno})",
+                                 {"runtime_error": True}, error_class="formatting")
+        except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
+            return self._verdict(problem, "RE", f"the code cannot be parsed: {exc}",
+                                 {"runtime_error": True}, error_class="formatting")
+        if bad:
+            return self._verdict(problem, "UME", "module(s) outside the permitted list: "
+                                 + ", ".join(bad), {}, details={"imports": bad},
+                                 error_class="hallucination")
+        nonce = self.nonce(problem, completion)
+        cases = self.cases(problem)
+        mods, names = split_allowed(list(problem.allowed_imports))
+        cfg = {"args": list(spec.args), "classical": spec.mode == "classical",
+               "allowed_modules": mods, "allowed_names": names, "library_names": library_names(),
+               "cases": [{"args": {k: v for k, v in c["args"].items() if k in spec.args},
+                          "oracles": public_oracles(spec, c, nonce)} for c in cases]}
+        ext = "json" if spec.mode == "classical" else "qpy"
+        outs = ("report.json", "ume.log") + tuple(f"case_{i}.{ext}" for i in range(len(cases)))
+        if ext == "qpy":
+            outs += tuple(f"case_{i}.circ.json" for i in range(len(cases)))
+        return [Job(HARNESS, id=f"qcoder:{problem.id}",
+                    files={"candidate.py": code, "qcoder_cases.json": json.dumps(cfg)},
+                    collect=outs, preload=PRELOAD,
+                    limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb))]
+
+    def check_job(self, problem: Any, completion: str, todo: dict[int, str],
+                  files: dict[str, bytes]) -> Any:
+        from ...execution import Job, Limits
+
+        cfg = {"problem": {"id": problem.id, "depth_limit": problem.depth_limit,
+                           "query_limit": problem.query_limit,
+                           "query_limit_gate": problem.query_limit_gate,
+                           "banned_gates": list(problem.banned_gates)},
+               "seed": self.seed, "nonce": self.nonce(problem, completion),
+               "check": [[i, t] for i, t in todo.items()],
+               "first_failure": self.first_failure}
+        return Job(check.SOURCE, id=f"qcoder-check:{problem.id}",
+                   files={check.CONFIG: json.dumps(cfg), **files}, collect=(check.OUTPUT,),
+                   preload=PRELOAD, trusted=True,
+                   limits=Limits(wall_time=self.check_timeout, memory_mb=self.check_memory_mb))
+
+    # ------------------------------------------------------------------ deciding
+    def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
+        t0 = time.perf_counter()
+        spec = self.spec(problem)
+        cases = self.cases(problem)
+        r = results[0]
+        run = {"run": r.wall_time}
+        channel = _channel(r.files.get("ume.log"))
+        report = _json(r.files.get("report.json"), MAX_REPORT_BYTES)
+        if channel["violations"] or r.exit_code == TAMPER_EXIT:
+            found = channel["violations"] or ["the program tampered with the judge's UME channel"]
+            return self._verdict(problem, "UME", "module(s) or operations outside the permitted "
+                                 "list: " + ", ".join(found[:10]), {}, details={"imports": found[:50]},
+                                 timings=run, error_class="hallucination")
+        if not isinstance(report, dict):
+            status = {"timeout": "TLE", "memory": "MLE"}.get(r.status, "RE")
+            msg = (r.exception.message if getattr(r, "exception", None) else r.stderr[-2000:])
+            what = ("the program ended the process before the harness's end marker"
+                    if r.status == "ok" and not channel["ended"]
+                    else f"the program failed before any test ({r.status})")
+            return self._verdict(problem, status, what + (f": {msg}" if msg else ""),
+                                 {"runtime_error": status == "RE"}, timings=run)
+        if report.get("load_error"):
+            return self._verdict(problem, "RE", str(report["load_error"])[-3000:],
+                                 {"runtime_error": True}, timings=run, error_class="api_misuse")
+        entries: dict[int, dict] = {}
+        for e in report.get("cases") or []:
+            if isinstance(e, dict) and isinstance(e.get("i"), int) and 0 <= e["i"] < len(cases):
+                entries.setdefault(e["i"], e)
+        ended = channel["ended"] or r.status in ("timeout", "memory")
+        todo = {i: check.data_file(i, spec.mode, entries[i].get("transport"))
+                for i in range(len(cases)) if ended and entries.get(i, {}).get("status") == "ok"
+                and check.data_file(i, spec.mode, entries[i].get("transport"))}
+        if len(results) == 1 and todo:
+            files = {f: r.files[f] for f in todo.values() if f in r.files}
+            return [self.check_job(problem, completion, todo, files)]
+        checked, check_failure = ({}, None) if len(results) == 1 else _checked(results[1])
+        results_by_case: list[tuple[dict, CaseResult]] = []
+        tests = []
+        for i, case in enumerate(cases):
+            entry = entries.get(i)
+            if entry is None:
+                status = {"timeout": "TLE", "memory": "MLE"}.get(r.status, "RE")
+                res = CaseResult(status, "not run (the program stopped earlier)"
+                                 if status == "RE" else f"not run ({r.status})")
+            elif entry.get("status") != "ok":
+                res = CaseResult("RE", str(entry.get("error"))[-3000:])
+            elif not ended:
+                res = CaseResult("RE", "the run ended without the harness's end marker (the "
+                                 "program ended the process)")
+            elif i not in todo:
+                res = CaseResult("RE", f"unknown transport {str(entry.get('transport'))[:50]!r}")
+            elif i in checked:
+                res = checked[i]
+            elif check_failure and check_failure[0] == i:
+                res = CaseResult("RE", check_failure[1])
+            else:
+                if self.first_failure and any(c.status != "AC" for _, c in results_by_case):
+                    break
+                res = CaseResult("RE", "judge error: the trusted check did not report this test "
+                                 f"({check_failure[1] if check_failure else 'no result'})",
+                                 judge_error=True)
+            results_by_case.append((case, res))
+            tests.append(TestResult(name=spec.case_name(case), passed=res.status == "AC",
+                                    status=res.status, got=res.fidelity, message=res.message))
+            if res.status in ("RE", "TLE", "MLE") or (self.first_failure and res.status != "AC"):
+                break
+        verdict = self._compose(problem, spec, cases, results_by_case, tests, r)
+        verdict.timings = {"run": r.wall_time, "check": (results[1].wall_time if len(results) > 1
+                                                         else 0.0) + time.perf_counter() - t0}
+        return verdict
+
+    def _compose(self, problem: Any, spec: Any, cases: list, outcomes: list, tests: list,
+                 r: Any) -> Verdict:
+        worst = "AC"
+        for _, res in outcomes:
+            if res.status != "AC" and (worst == "AC" or SEVERITY.index(res.status) < SEVERITY.index(worst)):
+                worst = res.status
+        if worst == "AC" and len(outcomes) < len(cases):
+            worst = "TLE"
+        failing = next(((c, res) for c, res in outcomes if res.status == worst), None)
+        if failing and failing[1].judge_error:
+            from ..base import judge_error
+
+            v = judge_error(self, problem.id, failing[1].message.removeprefix("judge error: "))
+            v.tests, v.tests_total = tests, len(cases)
+            v.tests_passed = sum(t.passed for t in tests)
+            return v
+        rep = {"runtime_error": any(res.status == "RE" for _, res in outcomes),
+               "gate_violation": any(res.status == "UGE" for _, res in outcomes),
+               "depth_violation": any(res.status == "DLE" for _, res in outcomes),
+               "state_match": worst == "AC"}
+        details: dict[str, Any] = {"report": rep}
+        if failing:
+            c, res = failing
+            details.update(first_failing=spec.case_name(c), fidelity=res.fidelity,
+                           depth=res.depth, depth_limit=problem.depth_limit,
+                           violating_gate=res.gate, queries=res.queries)
+        msg = "" if worst == "AC" else (
+            f"{spec.case_name(failing[0])}: {failing[1].message}" if failing
+            else "the program did not finish all tests")
+        return Verdict(benchmark=self.benchmark, problem_id=problem.id, status=worst,
+                       tests_passed=sum(t.passed for t in tests), tests_total=len(cases),
+                       tests=tests, error_class=_error_class(worst), message=msg, details=details)
+
+    def _verdict(self, problem: Any, status: str, message: str, report: dict, *,
+                 details: dict | None = None, timings: dict | None = None,
+                 error_class: str | None = None) -> Verdict:
+        rep = {"runtime_error": False, "gate_violation": False, "depth_violation": False,
+               "state_match": False}
+        rep.update(report)
+        return Verdict(benchmark=self.benchmark, problem_id=problem.id, status=status,
+                       tests_passed=0, tests_total=0, message=message,
+                       error_class=error_class or _error_class(status),
+                       timings=timings or {}, details={"report": rep, **(details or {})})
+
+
+def _json(data: bytes | None, limit: int) -> Any:
+    if not data or len(data) > limit:
+        return None
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _channel(data: bytes | None) -> dict[str, Any]:
+    """The UME channel: violation lines (each one counts) and whether it ends with END."""
+    data = (data or b"")[:MAX_CHANNEL_BYTES]
+    lines = data.decode("utf-8", "replace").splitlines()
+    violations = [ln[4:].strip()[:300] for ln in lines if ln.startswith("UME ")]
+    return {"violations": list(dict.fromkeys(violations)),
+            "ended": bool(lines) and lines[-1] == "END"}
+
+
+def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
+    """The trusted stage's per-case results, validated; and the case it died on, if any."""
+    out: dict[int, CaseResult] = {}
+    started = None
+    for line in (r.files.get(check.OUTPUT) or b"")[:MAX_REPORT_BYTES].splitlines():
+        d = _json(line, MAX_REPORT_BYTES)
+        if not isinstance(d, dict) or not isinstance(d.get("i"), int):
+            continue
+        if d.get("started"):
+            started = d["i"]
+            continue
+        if d.get("status") not in STATUSES:
+            continue
+        started = None
+        out[d["i"]] = CaseResult(
+            d["status"], str(d.get("message") or "")[:3000],
+            _num(d.get("fidelity"), float), _num(d.get("depth"), int), _str(d.get("gate")),
+            _num(d.get("queries"), int), judge_error=d.get("judge_error") is True)
+    failure = None
+    if started is not None:
+        why = {"memory": "its memory limit", "timeout": "its time limit"}.get(r.status, r.status)
+        failure = (started, f"the judge could not read or simulate this circuit within {why} "
+                            "(hostile or oversized output)")
+    elif r.status != "ok":
+        failure = (-1, f"trusted check {r.status}: {(r.stderr or '')[-500:]}")
+    return out, failure
+
+
+def _num(x: Any, kind: type) -> Any:
+    return kind(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def _str(x: Any) -> str | None:
+    return str(x)[:200] if x is not None else None
+
+
+def _error_class(status: str) -> str | None:
+    return {"AC": None, "WA": "reasoning", "DLE": "reasoning", "UGE": "api_misuse",
+            "UME": "hallucination", "RE": "api_misuse", "TLE": "timeout", "MLE": "timeout",
+            "FORMAT": "formatting"}.get(status)

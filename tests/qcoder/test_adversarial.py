@@ -1,0 +1,393 @@
+"""Programs written as an attacker would write them: each gets exactly the verdict it deserves.
+
+Classes: import escapes (static layer, and the run-time layer alone with the static check
+switched off), reading references/specs, forging other cases' outputs and the judge's channel,
+oracle abuse (inspecting, decomposing, copying, renaming, powers), wrong circuits the old
+``AnnotatedOperation`` order accepted, renamed blocks dodging UGE, vacuous outputs, and hostile
+QPY / forged stage-1 results fed to the trusted stage.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import pytest
+
+import quantum_codegen_eval
+from quantum_codegen_eval.execution import RunResult
+from quantum_codegen_eval.judges.qcoder import QCoderJudge
+from quantum_codegen_eval.judges.qcoder import judge as judge_mod
+from quantum_codegen_eval.judges.qcoder.specs import get_spec
+
+pytestmark = pytest.mark.upstream
+
+H = "from qiskit import QuantumCircuit\n\n"
+A1 = "def solve():\n    qc = QuantumCircuit(1)\n    qc.h(0)\n    return qc\n"
+KICK = get_spec("QPC003_B2").reference  # phase kickback through the oracle: 1 query
+B2 = get_spec("QPC001_B2").reference
+# the classic jail-break: object -> subclasses -> os._wrap_close -> os's globals
+JAIL = ("def _os():\n"
+        "    for c in ().__class__.__base__.__subclasses__():\n"
+        "        if c.__name__ == '_wrap_close':\n"
+        "            return c.__init__.__globals__\n")
+
+STATIC = [  # (id, problem, code, status, text in message) -- decided before anything runs
+    ("exec-string", "QPC001_A1", H + "exec('import os')\n" + A1, "UME", "exec"),
+    ("eval-import", "QPC001_A1", H + "eval(\"__imp\" + \"ort__('os')\")\n" + A1, "UME", "eval"),
+    ("importlib", "QPC001_A1", "import importlib\n" + H + A1, "UME", "import importlib"),
+    ("computed-getattr", "QPC001_A1",
+     H + "x = getattr(QuantumCircuit, '__in' + 'it__')\n" + A1, "UME", "computed name"),
+    ("guard-globals", "QPC001_A1",
+     H + "g = QuantumCircuit.__init__.__globals__\n" + A1, "UME", "__globals__"),
+    ("module-through-attribute", "QPC001_A1",
+     "import numpy as np\n" + H + "s = np.testing._private.utils._sys\n" + A1, "UME", "_sys"),
+    ("import-the-specs", "QPC003_B6",
+     "from quantum_codegen_eval.judges.qcoder.specs import get_spec\n" + H + A1, "UME",
+     "quantum_codegen_eval"),
+    ("dunder-getattr", "QPC001_A1", H + "b = getattr(QuantumCircuit, '__dict__')\n" + A1, "UME",
+     "__dict__"),
+]
+
+RUNTIME = [  # decided by the run-time guard alone (the static check is switched off)
+    ("rt-exec-string", "QPC001_A1", H + "exec('import os')\n" + A1, "UME", "of code"),
+    ("rt-import-via-builtins", "QPC001_A1",
+     H + A1.replace("    qc = QuantumCircuit(1)\n",
+                    "    __builtins__.__import__('socket')\n    qc = QuantumCircuit(1)\n"),
+     "UME", "import socket"),
+    ("rt-sys-modules-importlib", "QPC001_A1",
+     H + JAIL + A1.replace("    qc = QuantumCircuit(1)\n",
+                           "    _os()['sys'].modules['importlib'].import_module('smtplib')\n"
+                           "    qc = QuantumCircuit(1)\n"), "UME", "import smtplib"),
+    ("rt-gc-walk", "QPC001_A1",
+     H + JAIL + A1.replace("    qc = QuantumCircuit(1)\n",
+                           "    _os()['sys'].modules['gc'].get_objects()\n"
+                           "    qc = QuantumCircuit(1)\n"), "UME", "gc.get_objects"),
+    ("rt-frames-to-the-guard", "QPC001_A1",
+     H + A1.replace("    qc = QuantumCircuit(1)\n",
+                    "    try:\n        1 / 0\n    except ZeroDivisionError as e:\n"
+                    "        f = e.__traceback__.tb_frame\n    qc = QuantumCircuit(1)\n"),
+     "UME", "object.__getattr__"),
+    ("rt-getframe", "QPC001_A1",
+     H + JAIL + A1.replace("    qc = QuantumCircuit(1)\n",
+                           "    _os()['sys']._getframe(1)\n    qc = QuantumCircuit(1)\n"),
+     "UME", "sys._getframe"),
+    ("rt-forge-other-case", "QPC001_A2",
+     H + "def solve(n):\n    open('case_%d.qpy' % (n % 9 + 1), 'wb').write(b'QISKIT')\n"
+         "    qc = QuantumCircuit(n)\n    qc.h(range(n))\n    return qc\n", "UME", "for writing"),
+    ("rt-silence-the-channel", "QPC001_A1",
+     H + JAIL + A1.replace("    qc = QuantumCircuit(1)\n",
+                           "    os = _os()\n    for fd in range(3, 64):\n"
+                           "        try:\n            os['close'](fd)\n        except OSError:\n"
+                           "            pass\n    try:\n        import socket\n"
+                           "    except ImportError:\n        pass\n    qc = QuantumCircuit(1)\n"),
+     "UME", "tampered"),
+    ("rt-exit-before-the-end-marker", "QPC001_A2",  # forges nothing, leaves the run unfinished
+     H + JAIL + "def solve(n):\n    qc = QuantumCircuit(n)\n    qc.h(range(n))\n"
+     "    if n == 3:\n        _os()['_exit'](0)\n    return qc\n", "RE", "end marker"),
+    ("rt-swallowed-refusal", "QPC001_A1",
+     H + "try:\n    import scipy.linalg as la\n    from subprocess import run\nexcept ImportError:\n"
+         "    pass\n" + A1, "UME", "from subprocess import run"),
+]
+
+PROGRAMS = [  # oracle abuse, UGE dodges, old-bug circuits, vacuous outputs (static check on)
+    ("read-oracle-definition", "QPC003_B6",  # the old oracle's definition spelled out L
+     H + "def solve(n, o):\n    qc = QuantumCircuit(n)\n    d = o.data[0].operation.definition\n"
+         "    xs = [i.qubits for i in d.data if i.operation.name == 'x']\n"
+         "    if d.data:\n        L = sum(1 << q for q in range(n)\n"
+         "                if all(d.find_bit(x[0]).index != q for x in xs))\n"
+         "        for q in range(n):\n            if (L >> q) & 1:\n                qc.x(q)\n"
+         "        return qc\n    qc.h(range(n))\n    return qc\n", "WA", "probability"),
+    ("decompose-the-oracle", "QPC003_B2", KICK.replace("qc.compose(o, inplace=True)",
+                                                       "qc.compose(o.decompose(), inplace=True)"),
+     "WA", "fidelity"),
+    ("copy-the-oracle-by-name", "QPC003_Ex1",
+     "from qiskit import QuantumCircuit\nfrom qiskit.circuit.library.standard_gates import XGate\n\n"
+     "def solve(n, o):\n    g = o.data[0].operation\n    twin = g.copy()\n"
+     "    qc = QuantumCircuit(n + 1)\n    qc.x(n)\n    qc.h(n)\n    qc.append(twin, range(n + 1))\n"
+     "    qc.append(twin.inverse(), range(n + 1))\n    qc.append(g, range(n + 1))\n"
+     "    qc.h(n)\n    qc.x(n)\n    return qc\n", "DLE", "3 applications"),
+    ("oracle-power", "QPC003_Ex1",
+     KICK.replace("qc.compose(o, inplace=True)",
+                  "qc.append(o.to_gate().power(3, annotated=True), range(n + 1))"),
+     "DLE", "3 applications"),
+    ("oracle-inside-controlled-box", "QPC003_Ex1",
+     KICK.replace("qc.compose(o, inplace=True)",
+                  "box = QuantumCircuit(n + 1)\n    box.compose(o, inplace=True)\n"
+                  "    box.compose(o, inplace=True)\n    box.compose(o, inplace=True)\n"
+                  "    qc.append(box.to_gate(), range(n + 1))"),
+     "DLE", "3 applications"),
+    ("imitate-the-oracle-name", "QPC003_B2",  # a gate called like the documented oracle
+     "from qiskit import QuantumCircuit\n\n"
+     "def solve(n, o):\n    fake = QuantumCircuit(n + 1, name='qcoder_oracle')\n"
+     "    fake_gate = fake.to_gate()\n    qc = QuantumCircuit(n + 1)\n    qc.x(n)\n    qc.h(n)\n"
+     "    qc.append(fake_gate, range(n + 1))\n    qc.h(n)\n    qc.x(n)\n    return qc\n",
+     "WA", "fidelity"),
+    ("old-annotated-order-bug", "QPC001_B2",  # two gates that cancel only under reversed modifiers
+     B2.replace("    return qc\n",
+                "    if n >= 2:\n"
+                "        from qiskit.circuit.library.standard_gates import XGate\n"
+                "        qc.append(XGate().control(2, ctrl_state=1, annotated=False), [0, 1, n])\n"
+                "        sub = QuantumCircuit(1)\n        sub.x(0)\n"
+                "        qc.append(sub.to_gate().control(1, ctrl_state=1, annotated=True)"
+                ".control(1, ctrl_state=0, annotated=True), [0, 1, n])\n    return qc\n"),
+     "WA", "fidelity"),
+    ("renamed-unitary", "QPC001_A1",
+     H + "def solve():\n    qc = QuantumCircuit(1)\n    s = 2 ** -0.5\n"
+         "    qc.unitary([[s, s], [s, -s]], [0])\n    qc.data[0].operation.name = 'h'\n    return qc\n",
+     "UGE", "UnitaryGate"),
+    ("fake-h-gate", "QPC001_A1",
+     H + "def solve():\n    sub = QuantumCircuit(1, name='h')\n    sub.x(0)\n"
+         "    qc = QuantumCircuit(1)\n    qc.append(sub.to_gate(), [0])\n    return qc\n",
+     "WA", "fidelity"),
+    ("renamed-swap", "QPC002_B3",
+     "from qiskit import QuantumCircuit\nfrom qiskit.circuit.library.standard_gates import SwapGate\n\n"
+     "def solve():\n    g = SwapGate().to_mutable()\n    g.name = 'cx'\n    qc = QuantumCircuit(2)\n"
+     "    qc.append(g, [0, 1])\n    return qc\n", "UGE", "SwapGate"),
+    ("empty-circuit", "QPC001_A2", H + "def solve(n):\n    return QuantumCircuit(n)\n", "WA",
+     "fidelity"),
+    ("wrong-width", "QPC001_A2", H + "def solve(n):\n    qc = QuantumCircuit(n + 1)\n"
+     "    qc.h(range(n + 1))\n    return qc\n", "WA", "qubits"),
+    ("returns-none", "QPC001_A2", "def solve(n):\n    return None\n", "RE", "NoneType"),
+    ("exit-early", "QPC001_A2", H + "def solve(n):\n    raise SystemExit(0)\n", "RE", "SystemExit"),
+]
+
+
+def _judge(qsandbox, records, judge, items):
+    from quantum_codegen_eval.judges.base import judge_many
+
+    return judge_many(judge, [(records[p], c) for p, c in items], qsandbox)
+
+
+@pytest.fixture(scope="module")
+def verdicts(qsandbox, qcoder_records):
+    judge = QCoderJudge(timeout=60)
+    static = _judge(qsandbox, qcoder_records, judge, [(p, c) for _, p, c, _, _ in STATIC + PROGRAMS])
+    mp = pytest.MonkeyPatch()
+    try:  # the run-time layer on its own
+        mp.setattr(judge_mod, "static_imports", lambda code, allowed: [])
+        runtime = _judge(qsandbox, qcoder_records, judge, [(p, c) for _, p, c, _, _ in RUNTIME])
+    finally:
+        mp.undo()
+    return dict(zip([c[0] for c in STATIC + PROGRAMS + RUNTIME], static + runtime, strict=True))
+
+
+@pytest.mark.parametrize("case", STATIC + RUNTIME + PROGRAMS, ids=lambda c: c[0])
+def test_exact_verdict(verdicts, case):
+    name, _pid, _code, status, text = case
+    v = verdicts[name]
+    assert v.status == status, (name, v.status, v.message)
+    assert text in v.message, v.message
+    assert not v.details.get("judge_error")
+
+
+# --------------------------------------------------------------- forged stage-1 results
+
+
+def _stage1(files: dict[str, bytes], cases: int, *, ended: bool = True, **entry) -> RunResult:
+    report = {"load_error": None,
+              "cases": [{"i": i, "status": "ok", "error": None, "transport": "qpy", **entry}
+                        for i in range(cases)]}
+    return RunResult(id="x", status="ok", exit_code=0,
+                     files={"report.json": json.dumps(report).encode(),
+                            "ume.log": b"END\n" if ended else b"", **files})
+
+
+def _qpy(qc) -> bytes:
+    import io
+
+    from qiskit import qpy
+
+    buf = io.BytesIO()
+    qpy.dump(qc, buf)
+    return buf.getvalue()
+
+
+def _hostile(kind: str) -> bytes:
+    """A QPY file for QPC001_A1 (1 qubit) whose header lies."""
+    from qiskit import QuantumCircuit
+    from qiskit.qpy import formats
+
+    good = bytearray(_qpy(QuantumCircuit(1)))
+    fh = formats.FILE_HEADER_V10_SIZE
+    (offset,) = struct.unpack("!Q", good[fh + 1:fh + 9])
+    # CIRCUIT_HEADER_V12: name_size H, gp type c, gp size H, num_qubits I, num_clbits I,
+    # metadata_size Q, num_registers I, num_instructions Q, num_vars I
+    if kind == "million-qubits":
+        struct.pack_into("!I", good, offset + 5, 5_000_000)
+    elif kind == "huge-instruction-count":
+        struct.pack_into("!Q", good, offset + 5 + 4 + 4 + 8 + 4, 1 << 40)
+    elif kind == "huge-metadata":
+        struct.pack_into("!Q", good, offset + 5 + 4 + 4, 1 << 50)
+    elif kind == "many-programs":
+        struct.pack_into("!Q", good, 10, 1 << 32)
+    elif kind == "truncated":
+        return bytes(good[:25])
+    elif kind == "garbage":
+        return b"QISKIT" + bytes(range(256)) * 4
+    return bytes(good)
+
+
+@pytest.mark.parametrize("kind,status,text", [
+    ("million-qubits", "WA", "5000000 qubits"),
+    ("huge-instruction-count", "RE", "claims more"),
+    ("huge-metadata", "RE", "claims more"),
+    ("many-programs", "RE", "circuits, not 1"),
+    ("truncated", "RE", "truncated"),
+    ("garbage", "RE", "QPY"),
+])
+def test_hostile_qpy_is_a_verdict_not_a_crash(qsandbox, qcoder_records, kind, status, text):
+    """A stage-1 result whose QPY lies (as if the program had written it): the evaluator never
+    parses it; the memory-limited trusted stage refuses it from the header."""
+    rec = qcoder_records["QPC001_A1"]
+    judge = QCoderJudge()
+    first = _stage1({"case_0.qpy": _hostile(kind)}, 1)
+    nxt = judge.decide(rec, A1, [first])
+    assert isinstance(nxt, list) and nxt[0].trusted
+    (second,) = qsandbox.run_jobs(nxt)
+    v = judge.decide(rec, A1, [first, second])
+    assert v.status == status, (v.status, v.message)
+    assert text in v.message, v.message
+
+
+def test_forged_report_without_end_marker_or_with_violations(qcoder_records):
+    from qiskit import QuantumCircuit
+
+    rec = qcoder_records["QPC001_A1"]
+    qc = QuantumCircuit(1)
+    qc.h(0)
+    judge = QCoderJudge()
+    v = judge.decide(rec, A1, [_stage1({"case_0.qpy": _qpy(qc)}, 1, ended=False)])
+    assert v.status == "RE" and "end marker" in v.tests[0].message
+    forged = _stage1({"case_0.qpy": _qpy(qc), "ume.log": b"END\nUME import os\nEND\n"}, 1)
+    assert judge.decide(rec, A1, [forged]).status == "UME"  # lines the program adds only hurt it
+
+
+def test_report_claiming_success_without_output(qsandbox, qcoder_records):
+    rec = qcoder_records["QPC001_A1"]
+    judge = QCoderJudge()
+    missing = _stage1({}, 1)  # claims the case went fine, wrote no circuit
+    nxt = judge.decide(rec, A1, [missing])
+    (second,) = qsandbox.run_jobs(nxt)
+    v = judge.decide(rec, A1, [missing, second])
+    assert v.status == "RE" and "no output" in v.message
+
+
+def test_trusted_stage_output_is_validated(qcoder_records):
+    """A check.jsonl line with an unknown status is ignored (then the case is a judge error)."""
+    rec = qcoder_records["QPC001_A1"]
+    judge = QCoderJudge()
+    first = _stage1({"case_0.qpy": b"x"}, 1)
+    v = judge.decide(rec, A1, [first, RunResult(id="c", status="ok",
+                                                files={"check.jsonl": b'{"i": 0, "status": "OK!"}\n'})])
+    assert v.status == "RE" and v.details.get("judge_error")
+
+
+# --------------------------------------------------------------- references out of reach
+
+
+def _sandbox_masks_package(qsandbox) -> bool:
+    from quantum_codegen_eval.execution import Job
+
+    spec_file = Path(quantum_codegen_eval.__file__).parent / "judges/qcoder/specs/qpc001.py"
+    (r,) = qsandbox.run_jobs([Job(f"open({str(spec_file)!r}).read()", preload=())])
+    return r.status != "ok"
+
+
+def test_reading_the_references_from_the_sandbox_gives_nothing(qsandbox, qcoder_records):
+    """A completion that reads the installed reference of its problem and replays its gates.
+    With the package hidden from untrusted jobs it gets nothing (WA); the judge's own job (the
+    harness) never imports the specs either."""
+    spec_file = Path(quantum_codegen_eval.__file__).parent / "judges/qcoder/specs/qpc001.py"
+    code = H + f"""
+def solve():
+    qc = QuantumCircuit(1)
+    try:
+        text = open({str(spec_file)!r}).read()
+    except OSError:
+        return qc
+    ref = text.split('"QPC001_A1"', 1)[1].split('def solve():', 1)[1].split('return qc', 1)[0]
+    for line in ref.split('\\\\n'):
+        line = line.strip()
+        if line.startswith('qc.') and line.endswith('(0)'):
+            {{'h': qc.h, 'x': qc.x}}[line[3:-3]](0)
+    return qc
+"""
+    (v,) = _judge(qsandbox, qcoder_records, QCoderJudge(), [("QPC001_A1", code)])
+    if not _sandbox_masks_package(qsandbox):
+        pytest.xfail("this sandbox does not hide the package from untrusted jobs yet "
+                     f"(the copy attack gets {v.status})")
+    assert v.status == "WA", (v.status, v.message)
+
+
+# --------------------------------------------------------------- what the sandbox is given
+
+
+def test_untrusted_stage_gets_no_hidden_value(qcoder_records):
+    """For every problem: the untrusted job's files hold the case arguments and the oracles'
+    public descriptions only; its preload names no module of this package; failing-case names
+    in verdicts show public arguments only."""
+    from quantum_codegen_eval.judges.qcoder.specs import all_specs
+
+    judge = QCoderJudge()
+    for pid, spec in all_specs().items():
+        (job,) = judge.jobs(qcoder_records[pid], spec.reference)
+        assert not job.trusted and not any("quantum_codegen_eval" in m for m in job.preload)
+        assert "quantum_codegen_eval" not in job.source
+        cfg = json.loads(job.files["qcoder_cases.json"])
+        for case, full in zip(cfg["cases"], judge.cases(qcoder_records[pid]), strict=True):
+            assert set(case["args"]) <= set(spec.args), pid
+            assert not any(k.startswith("_") for k in case["args"]), pid
+            for desc in case["oracles"].values():
+                assert set(desc) == {"arg", "gate", "qubits", "params", "factory"}, pid
+            hidden = [k for k in full["args"] if k.startswith("_")]
+            assert not any(k.lstrip("_") + "=" in spec.case_name(full) for k in hidden), pid
+        assert set(job.files) == {"candidate.py", "qcoder_cases.json"}
+
+
+def test_mutated_qpy_never_crashes_the_judge(qsandbox, qcoder_records):
+    """Random byte flips in real QPY files (as a program that bypassed the harness could write):
+    every outcome is a verdict decided in the trusted stage; the evaluator parses no QPY."""
+    import random
+
+    from qiskit import QuantumCircuit
+
+    from quantum_codegen_eval.verdict import STATUSES
+
+    rec = qcoder_records["QPC001_A2"]
+    judge = QCoderJudge()
+    rng = random.Random(7)
+    firsts = []
+    for _ in range(3):
+        files = {}
+        for i in range(10):
+            qc = QuantumCircuit(i + 1)
+            qc.h(range(i + 1))
+            data = bytearray(_qpy(qc))
+            for _ in range(rng.randint(1, 6)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+            files[f"case_{i}.qpy"] = bytes(data)
+        firsts.append(_stage1(files, 10))
+    nexts = [judge.decide(rec, A1, [f]) for f in firsts]
+    seconds = qsandbox.run_jobs([n[0] for n in nexts])
+    for f, s in zip(firsts, seconds, strict=True):
+        v = judge.decide(rec, A1, [f, s])
+        # a flip past the header that Qiskit's reader chokes on is a judge error (the harness
+        # wrote the file); a flip the header check catches is RE; never a crash, never a secret
+        assert v.status in STATUSES, (v.status, v.message)
+
+
+def test_a_failing_trusted_stage_is_a_judge_error(qsandbox, qcoder_records):
+    """The trusted stage dies for a reason of its own (here: far too little memory to start):
+    a judge error, never the program's RE and never AC."""
+    from qiskit import QuantumCircuit
+
+    rec = qcoder_records["QPC001_A1"]
+    judge = QCoderJudge(check_memory_mb=64)
+    qc = QuantumCircuit(1)
+    qc.h(0)
+    first = _stage1({"case_0.qpy": _qpy(qc)}, 1)
+    (second,) = qsandbox.run_jobs(judge.decide(rec, A1, [first]))
+    v = judge.decide(rec, A1, [first, second])
+    assert v.status == "RE" and v.details.get("judge_error"), (v.status, v.message)
