@@ -287,14 +287,6 @@ def test_trusted_stage_output_is_validated(qcoder_records):
 # --------------------------------------------------------------- references out of reach
 
 
-def _sandbox_masks_package(qsandbox) -> bool:
-    from quantum_codegen_eval.execution import Job
-
-    spec_file = Path(quantum_codegen_eval.__file__).parent / "judges/qcoder/specs/qpc001.py"
-    (r,) = qsandbox.run_jobs([Job(f"open({str(spec_file)!r}).read()", preload=())])
-    return r.status != "ok"
-
-
 def test_reading_the_references_from_the_sandbox_gives_nothing(qsandbox, qcoder_records):
     """A completion that reads the installed reference of its problem and replays its gates.
     With the package hidden from untrusted jobs it gets nothing (WA); the judge's own job (the
@@ -315,9 +307,6 @@ def solve():
     return qc
 """
     (v,) = _judge(qsandbox, qcoder_records, QCoderJudge(), [("QPC001_A1", code)])
-    if not _sandbox_masks_package(qsandbox):
-        pytest.xfail("this sandbox does not hide the package from untrusted jobs yet "
-                     f"(the copy attack gets {v.status})")
     assert v.status == "WA", (v.status, v.message)
 
 
