@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -131,23 +132,29 @@ class Verdict:
         return cls(**data)
 
 
+_LEADING_EXCEPTION = re.compile(r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)):")
+
+
 def with_error_class(verdict: Verdict) -> Verdict:
     """``verdict`` with its class set by :func:`classify_error` (``evaluate`` applies this to
     every verdict, so a class means the same in every benchmark).
 
     A judge error has no class (it is not the completion's fault). For ``RE`` the judge's
-    ``details["exception_type"]`` (and ``details["hallucinated"]``) decide; a judge that records
-    neither keeps its own class, or gets ``reasoning`` when it gave none.
+    ``details["exception_type"]`` (and ``details["hallucinated"]``) decide; failing those, an
+    exception name that starts the message (``"RuntimeError: ..."``); a verdict with none of
+    these keeps the judge's class, or gets ``reasoning`` when it has none.
     """
     from dataclasses import replace
 
     d = verdict.details
+    named = _LEADING_EXCEPTION.match(verdict.message or "")
     if verdict.judge_error or verdict.status == "AC":
         klass = None
     elif verdict.status != "RE":
         klass = classify_error(verdict.status)
-    elif d.get("exception_type") or d.get("hallucinated"):
-        klass = classify_error("RE", d.get("exception_type"), hallucinated=bool(d.get("hallucinated")))
+    elif d.get("exception_type") or d.get("hallucinated") or named:
+        klass = classify_error("RE", d.get("exception_type") or (named and named.group(1)),
+                               hallucinated=bool(d.get("hallucinated")))
     else:
         klass = verdict.error_class or classify_error("RE")
     return verdict if klass == verdict.error_class else replace(verdict, error_class=klass)
