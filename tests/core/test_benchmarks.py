@@ -10,7 +10,12 @@ import pytest
 
 from quantum_codegen_eval.benchmarks import benchmark_module
 from quantum_codegen_eval.benchmarks.base import (
-    Benchmark, UnknownBenchmark, builders, get, missing_fields, registry,
+    Benchmark,
+    UnknownBenchmark,
+    builders,
+    get,
+    missing_fields,
+    registry,
 )
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "quantum_codegen_eval"

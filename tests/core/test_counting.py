@@ -16,7 +16,11 @@ from quantum_codegen_eval.execution import Sandbox
 from quantum_codegen_eval.predictions import read_predictions
 from quantum_codegen_eval.scoring import Scores, summarise
 from quantum_codegen_eval.verdict import (
-    ERROR_CLASSES, STATUSES, Verdict, classify_error, with_error_class,
+    ERROR_CLASSES,
+    STATUSES,
+    Verdict,
+    classify_error,
+    with_error_class,
 )
 
 BELL = "sample/qk_bell_circuit"
