@@ -84,7 +84,7 @@ def test_no_benchmark_without_a_judge_can_be_judged():
 def test_the_other_rooms_hold_no_benchmark_names():
     # "sample" is also a field name ("sample": 0), so the bundled sample is left out here
     names = [n for b in registry().values() for n in (b.name, *b.aliases) if n != "sample"]
-    pattern = re.compile(r"""["'](%s)["']""" % "|".join(map(re.escape, names)))
+    pattern = re.compile(r"""["']({})["']""".format("|".join(map(re.escape, names))))
     for room in ("cli.py", "report.py", "scoring.py", "feedback.py", "evaluate.py",
                  "execution/sandbox.py", "execution/_worker.py", "execution/store.py"):
         text = "\n".join(line for line in (SRC / room).read_text().splitlines()
