@@ -18,6 +18,7 @@ import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -126,9 +127,8 @@ def extract_last_block(completion: str) -> str | None:
 
 
 def _modules() -> list[str]:
-    from .. import benchmarks
-
-    return sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__)
+    here = str(Path(__file__).resolve().parent)
+    return sorted(m.name for m in pkgutil.iter_modules([here])
                   if not m.name.startswith("_") and m.name != "base")
 
 
