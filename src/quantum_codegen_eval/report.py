@@ -148,16 +148,16 @@ def _title(report: Report) -> str:
     return report.benchmark + (f" ({report.config})" if report.config else "")
 
 
-def plot_report(report: Report, out: Path) -> dict[str, Path]:
-    """pass@k bars per group and the error-class bars, as PNG (needs matplotlib)."""
-    try:
-        import matplotlib
+def report_figures(report: Report) -> dict[str, Any]:
+    """The report's matplotlib figures by name: ``pass_at_k`` (bars per group) and ``errors``
+    (failed samples per error class, integer axis); titles name benchmark and config."""
+    import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return {}
-    paths: dict[str, Path] = {}
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    figures: dict[str, Any] = {}
     table = report.summary.get("pass@k")
     if table:
         ks = [key for key in next(iter(table.values())) if key.startswith("pass@")]
@@ -168,26 +168,37 @@ def plot_report(report: Report, out: Path) -> dict[str, Path]:
             vals = [100 * (table[n][key] or 0.0) for n in names]
             ax.bar([x + i * width for x in range(len(names))], vals, width, label=key)
         ax.set_xticks([x + width * (len(ks) - 1) / 2 for x in range(len(names))], names)
+        ax.set_xlabel(report.summary.get("group_by") or "group")
         ax.set_ylabel("%")
         ax.set_ylim(0, 100)
         ax.set_title(f"{_title(report)}: pass@k")
         ax.legend()
         fig.tight_layout()
-        paths["pass_at_k"] = out / "pass_at_k.png"
-        fig.savefig(paths["pass_at_k"], dpi=120)
-        plt.close(fig)
+        figures["pass_at_k"] = fig
     errors = report.summary.get("errors")
     if errors:
         fig, ax = plt.subplots(figsize=(6, 3.5))
-        from matplotlib.ticker import MaxNLocator
-
         ax.bar(list(errors), list(errors.values()), color="tab:red")
         ax.set_ylabel("failed samples")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"{_title(report)}: error classes")
         fig.tight_layout()
-        paths["errors"] = out / "errors.png"
-        fig.savefig(paths["errors"], dpi=120)
+        figures["errors"] = fig
+    return figures
+
+
+def plot_report(report: Report, out: Path) -> dict[str, Path]:
+    """The report's figures as PNG files in ``out`` (none without matplotlib)."""
+    try:
+        import matplotlib.pyplot as plt
+
+        figures = report_figures(report)
+    except ImportError:
+        return {}
+    paths: dict[str, Path] = {}
+    for name, fig in figures.items():
+        paths[name] = out / f"{name}.png"
+        fig.savefig(paths[name], dpi=120)
         plt.close(fig)
     return paths
 

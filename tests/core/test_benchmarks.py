@@ -102,3 +102,30 @@ def test_one_extraction_rule_per_benchmark_reaches_the_metrics():
     assert candidate_codes(qcoder, [sample], {"P": object()}) == {"P#0": "b = 2\n"}
     assert candidate_codes(get("qhack"), [sample], {"P": object()}) == {"P#0": "a = 1\n\nb = 2\n"}
     assert isinstance(qcoder, Benchmark)
+
+
+def test_qhack_similarity_is_labelled_as_against_the_template():
+    from quantum_codegen_eval.benchmarks.qhack import QHackChallenge
+    from quantum_codegen_eval.predictions import read_predictions
+    from quantum_codegen_eval.scoring import score, summarise
+    from quantum_codegen_eval.verdict import Verdict
+
+    names = [f.name for f in dataclasses.fields(QHackChallenge) if f.default is dataclasses.MISSING]
+    row = {n: "" for n in names} | {"id": "2023/x", "year": 2023, "points": 100, "chunks": [],
+                                    "solution_functions": ["f"], "tests": [], "time_limit": 1.0,
+                                    "template": "import pennylane as qml\n\ndef f(x):\n    return x\n"}
+    record = QHackChallenge(**row)
+    qhack = get("qhack")
+    assert qhack.reference(record) == record.template
+    assert qhack.reference_kind(record) == "template"
+    samples = read_predictions({"2023/x": ["```python\ndef f(x):\n    return 2 * x\n```"]})
+    scores = score(qhack, "2023", samples, {"2023/x": record}, ("rouge_l",))
+    assert scores.reference_kinds == {"template": 1}
+    report = summarise(bench=qhack, config="2023", samples=samples,
+                       verdicts={"2023/x#0": Verdict("qhack", "2023/x", "WA")},
+                       problems={"2023/x": record}, scores=scores, k=(1,),
+                       metrics=("pass@k", "rouge_l"), seconds=0.0)
+    md = report.to_markdown()
+    assert "## Code similarity to the template" in md and "not a solution" in md
+    assert "| year | problems |" in md
+    assert report.summary["similarity_reference"] == {"template": 1}

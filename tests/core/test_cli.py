@@ -75,5 +75,5 @@ def test_evaluate_says_where_the_report_is(tmp_path):
                 "--out", str(out), "-k", "1")
     assert proc.returncode == 0, proc.stderr
     assert f"report written to {out / 'report.md'}" in proc.stderr
-    assert "judging" in proc.stderr  # the progress bar
+    assert "judging (starting workers)" in proc.stderr  # progress before the first result
     assert "# Evaluation report: sample (qiskit)" in proc.stdout
