@@ -42,13 +42,16 @@ EXCEPTION_CLASSES: dict[str, str] = {
 
 
 def classify_error(status: str, exception_type: str | None = None, *,
-                   hallucinated: bool = False) -> str | None:
+                   hallucinated: bool = False, raised_in_framework: bool = False) -> str | None:
     """The error class of a verdict: the one mapping every judge and the report use.
 
     The class follows the status (``STATUS_CLASSES``), except for ``RE``, where it follows the
     exception raised (``EXCEPTION_CLASSES``; another exception, or none, is ``reasoning``).
     ``hallucinated``: the judge found names in the code that the framework does not have (an
-    ``RE`` is then ``hallucination`` whatever was raised).
+    ``RE`` is then ``hallucination`` whatever was raised). ``raised_in_framework``: the
+    traceback shows the exception raised inside the quantum framework, called from the
+    completion's code (an ``RE`` that is not ``formatting`` or ``hallucination`` is then
+    ``api_misuse``).
 
     >>> classify_error("RE", "builtins.RuntimeError"), classify_error("RE", "SyntaxError")
     ('reasoning', 'formatting')
@@ -61,8 +64,8 @@ def classify_error(status: str, exception_type: str | None = None, *,
         return STATUS_CLASSES[status]
     if hallucinated:
         return "hallucination"
-    name = (exception_type or "").rsplit(".", 1)[-1]
-    return EXCEPTION_CLASSES.get(name, "reasoning")
+    klass = EXCEPTION_CLASSES.get((exception_type or "").rsplit(".", 1)[-1], "reasoning")
+    return "api_misuse" if raised_in_framework and klass == "reasoning" else klass
 
 
 @dataclass
@@ -140,7 +143,8 @@ def with_error_class(verdict: Verdict) -> Verdict:
     every verdict, so a class means the same in every benchmark).
 
     A judge error has no class (it is not the completion's fault). For ``RE`` the judge's
-    ``details["exception_type"]`` (and ``details["hallucinated"]``) decide; failing those, an
+    ``details["exception_type"]`` (with ``details["hallucinated"]`` and
+    ``details["raised_in_framework"]``) decide; failing those, an
     exception name that starts the message (``"RuntimeError: ..."``); a verdict with none of
     these keeps the judge's class, or gets ``reasoning`` when it has none.
     """
@@ -154,7 +158,8 @@ def with_error_class(verdict: Verdict) -> Verdict:
         klass = classify_error(verdict.status)
     elif d.get("exception_type") or d.get("hallucinated") or named:
         klass = classify_error("RE", d.get("exception_type") or (named and named.group(1)),
-                               hallucinated=bool(d.get("hallucinated")))
+                               hallucinated=bool(d.get("hallucinated")),
+                               raised_in_framework=bool(d.get("raised_in_framework")))
     else:
         klass = verdict.error_class or classify_error("RE")
     return verdict if klass == verdict.error_class else replace(verdict, error_class=klass)

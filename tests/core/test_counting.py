@@ -79,6 +79,9 @@ def test_classes_follow_one_mapping():
     assert classify_error("RE", "ModuleNotFoundError") == "hallucination"
     assert classify_error("RE", "qiskit.circuit.exceptions.CircuitError") == "api_misuse"
     assert classify_error("RE", "ValueError", hallucinated=True) == "hallucination"
+    assert classify_error("RE", "ValueError") == "reasoning"
+    assert classify_error("RE", "ValueError", raised_in_framework=True) == "api_misuse"
+    assert classify_error("RE", "SyntaxError", raised_in_framework=True) == "formatting"
     with pytest.raises(ValueError):
         classify_error("OK")
 
