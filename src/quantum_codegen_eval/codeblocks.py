@@ -1,4 +1,5 @@
-"""Getting code out of raw model output.
+"""Getting code out of raw model output, and the extraction rules a benchmark declares
+(``extract_all_blocks``, ``extract_last_block``): its judge and its metrics call the same one.
 
 >>> extract_code("Here you go:\\n```python\\nx = 1\\n```\\nDone.")
 'x = 1\\n'
@@ -46,3 +47,13 @@ def extract_code(text: str, *, plain_ok: bool = False,
     if matches:  # only blocks in other languages
         return None
     return text if plain_ok else None
+
+
+def extract_all_blocks(completion: str) -> str | None:
+    """Rule: Python (or untagged) fenced blocks joined in order; text without fences is code."""
+    return extract_code(completion, plain_ok=True)
+
+
+def extract_last_block(completion: str) -> str | None:
+    """Rule: the last Python (or untagged) fenced block; text without fences is code."""
+    return extract_code(completion, plain_ok=True, which="last")

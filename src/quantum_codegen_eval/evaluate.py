@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .benchmarks.base import Benchmark, get
+from .judges.base import judge_error
 from .predictions import Sample, read_predictions
 from .verdict import Verdict, classify_error, with_error_class
 
@@ -149,7 +150,7 @@ def evaluate(
                     raise ValueError(
                         f"result store {store}: {key} was judged for a different completion "
                         f"than {sample.source} gives now; use a new store for changed predictions")
-                verdicts[key] = Verdict.from_dict(prior["verdict"])
+                verdicts[key] = with_error_class(Verdict.from_dict(prior["verdict"]))
                 bar.update()
                 continue
             if sample.format_error:
@@ -160,7 +161,11 @@ def evaluate(
                     f"{sample.source}: unknown problem id {sample.problem_id!r} for {bench.name}"
                     + (f" config {config!r}" if config else ""))
             else:
-                jobs = judge.jobs(problems[sample.problem_id], sample.completion)
+                try:
+                    jobs = judge.jobs(problems[sample.problem_id], sample.completion)
+                except Exception as exc:  # a judge bug must not lose the other samples
+                    jobs = judge_error(judge, sample.problem_id,
+                                       f"failed to plan: {type(exc).__name__}: {exc}")
                 if not isinstance(jobs, Verdict):
                     planned[key] = (sample, list(jobs))
                     continue
@@ -214,7 +219,7 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> Non
     from concurrent.futures import FIRST_COMPLETED, wait
     from dataclasses import replace
 
-    from .judges.base import MAX_STAGES, judge_error
+    from .judges.base import MAX_STAGES
 
     results: dict[str, list[Any]] = {}
     waiting: dict[str, int] = {}

@@ -138,3 +138,27 @@ def test_caveats_are_flagged_in_json_and_markdown():
     assert report.summary["errors"] == {"reasoning": 2, "judge_error": 1}
     md = report.to_markdown()
     assert "## Caveats" in md and f"`{ids[0]}`: weak check" in md
+
+
+class _BrokenJudge:
+    """A judge with a bug in planning: the run goes on, the sample is a flagged judge error."""
+
+    benchmark = "sample"
+
+    def jobs(self, problem, completion):
+        raise RuntimeError("bug in the judge")
+
+    def decide(self, problem, completion, results):  # pragma: no cover - never reached
+        raise AssertionError
+
+
+def test_a_judge_bug_is_a_flagged_judge_error_not_a_crash():
+    report = evaluate({BELL: ["x = 1"], "sample/qk_ghz_circuit": [""]}, "sample", "qiskit",
+                      judge=_BrokenJudge(), k=(1,))
+    by_key = {r["key"]: r for r in report.per_sample}
+    row = by_key[f"{BELL}#0"]
+    assert (row["status"], row["error_class"], row["judge_error"]) == ("RE", None, True)
+    assert "bug in the judge" in row["message"]
+    assert by_key["sample/qk_ghz_circuit#0"]["status"] == "FORMAT"
+    assert report.summary["flags"] == {BELL: ["judge error in 1 sample(s)"]}
+    assert report.summary["errors"] == {"formatting": 1, "judge_error": 1}

@@ -22,7 +22,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..codeblocks import extract_code
+from ..codeblocks import extract_all_blocks, extract_last_block
+
+__all__ = ["Benchmark", "FeedbackWording", "NoJudge", "UnknownBenchmark", "UsageError",
+           "builders", "extract_all_blocks", "extract_last_block", "get", "missing_fields",
+           "names", "no_group", "registry"]
 
 
 class UsageError(ValueError):
@@ -114,16 +118,6 @@ class Benchmark:
             raise NoJudge(f"{self.name} has no judge (its records carry no tests), so it cannot "
                           "be judged; its records serve as references for CodeBLEU / ROUGE-L")
         return self.judge(**options)
-
-
-def extract_all_blocks(completion: str) -> str | None:
-    """Python (or untagged) fenced blocks joined in order; text without fences is code."""
-    return extract_code(completion, plain_ok=True)
-
-
-def extract_last_block(completion: str) -> str | None:
-    """The last Python (or untagged) fenced block; text without fences is code."""
-    return extract_code(completion, plain_ok=True, which="last")
 
 
 def _modules() -> list[str]:
