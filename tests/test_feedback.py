@@ -80,3 +80,19 @@ def test_refine_stops_at_ac(qsandbox, qcoder_records):
     assert len(short.rounds) == 2 and not short.solved and short.first_ac_round is None
     with pytest.raises(ValueError):
         refine(generate, rec, max_rounds=0)
+
+
+def test_wording_comes_from_the_benchmark_declaration():
+    from quantum_codegen_eval.benchmarks.base import FeedbackWording, get
+
+    failing = [TestResult("case 1", False, message="got 2")]
+    qcoder_wa = feedback_prompt(_v("WA", tests=failing))
+    assert "Failing tests" not in qcoder_wa  # QCoder lists no tests: they are parameter values
+    assert "case 1: got 2" in feedback_prompt(_v("WA", benchmark="qiskit_humaneval", tests=failing))
+    assert "solve()" in feedback_prompt(_v("RE", message="boom"))
+    qhack_re = feedback_prompt(_v("RE", benchmark="qhack", message="boom"))
+    assert "solve()" not in qhack_re and get("qhack").feedback.run_hint in qhack_re
+    custom = FeedbackWording(list_failed_tests=False, run_hint="Check the wires.")
+    text = feedback_prompt(_v("RE", benchmark="unknown-benchmark", message="boom"), custom)
+    assert "Check the wires." in text
+    assert "Make sure the code runs" in feedback_prompt(_v("RE", benchmark="unknown", message="x"))

@@ -10,8 +10,9 @@ Subcommands (their shape is fixed; see docs/cli.md)::
     qce publish <dataset folder> <hub id>
 
 Exit codes: 0 success (``judge``: the verdict is AC), 1 the job ran but the result is a failure
-(``judge``: any verdict other than AC), 2 usage error, 3 bad input data (a file or record that
-cannot be read; the message names it).
+(``judge``: any verdict other than AC), 2 usage error (unknown subcommand, option, benchmark,
+config or dataset; a benchmark without a judge), 3 bad input data (a file or record that cannot
+be read; the message names it), 130 interrupted (Ctrl-C; ``evaluate`` says how to resume).
 """
 
 from __future__ import annotations
@@ -19,19 +20,25 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import shlex
 import sys
 from pathlib import Path
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INPUT = 0, 1, 2, 3
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
-#: dataset name accepted by ``qce build`` -> builder module (in loaders/)
-BUILDERS = {
-    "qhack": "quantum_codegen_eval.loaders.qhack",
-    "qcoder": "quantum_codegen_eval.loaders.qcoder",
-    "qiskit_humaneval": "quantum_codegen_eval.loaders.qiskit_humaneval",
-    "pennysynth": "quantum_codegen_eval.loaders.pennysynth",
-    "pennylane_api_index": "quantum_codegen_eval.loaders.pennylane_api_index",
-}
+
+def _builders() -> dict[str, str]:
+    """Dataset name accepted by ``qce build`` -> builder module (from the declarations)."""
+    from .benchmarks.base import builders
+
+    return builders()
+
+
+def _benchmarks() -> str:
+    from .benchmarks.base import registry
+
+    return "; ".join(f"{b.name} ({', '.join(b.configs)}{'' if b.judge else '; no judge'})"
+                     for b in registry().values())
 
 
 class InputError(Exception):
@@ -46,46 +53,50 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     b = sub.add_parser("build", help="build a Hub-ready dataset folder from upstream material")
-    b.add_argument("dataset", help=f"one of: {', '.join(BUILDERS)}")
+    b.add_argument("dataset", help=f"one of: {', '.join(_builders())}")
     b.add_argument("--source", help="upstream folder or file (Hub id where the builder takes one)")
     b.add_argument("--out", required=True, help="output dataset folder")
     b.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="builder-specific option (repeatable)")
 
     j = sub.add_parser("judge", help="judge one completion of one problem")
-    j.add_argument("benchmark")
-    j.add_argument("problem_id")
+    j.add_argument("benchmark", help="benchmark name or alias")
+    j.add_argument("problem_id", help="the problem's id in the dataset, e.g. QPC001_A1")
     j.add_argument("file", help="completion file (raw model output or code); - for stdin")
     j.add_argument("--data-dir", help="local dataset folder (default: the Hub id)")
     j.add_argument("--json", action="store_true", help="print one JSON object")
     j.add_argument("--env", help="environment to run in (e.g. QHack: 'era' or 'current')")
 
     e = sub.add_parser("env", help="era environments (pinned interpreters for old benchmarks)")
-    e.add_argument("action", nargs="?", default="list", choices=["list", "create", "path", "remove"])
-    e.add_argument("name", nargs="?")
-    e.add_argument("--json", action="store_true")
+    e.add_argument("action", nargs="?", default="list", choices=["list", "create", "path", "remove"],
+                   help="list them (default), create one, print its interpreter, or remove it")
+    e.add_argument("name", nargs="?", help="environment name (see `qce env list`)")
+    e.add_argument("--json", action="store_true", help="print the list as JSON")
 
-    ev = sub.add_parser("evaluate", help="judge and score a file of predictions")
+    ev = sub.add_parser("evaluate", help="judge and score a file of predictions",
+                        description="Judge and score a file of predictions. Ctrl-C stops the run, "
+                        "keeps every result already judged and prints the command that resumes it.")
     ev.add_argument("predictions", help="JSONL of {id, completion} rows or JSON {id: [completions]}")
-    ev.add_argument("--benchmark", required=True)
-    ev.add_argument("--config")
-    ev.add_argument("--data-dir")
+    ev.add_argument("--benchmark", required=True, metavar="NAME",
+                    help=f"benchmark (its configs in parentheses, the first is the default): {_benchmarks()}")
+    ev.add_argument("--config", help="dataset config (default: the benchmark's first)")
+    ev.add_argument("--data-dir", help="local dataset folder from `qce build` (default: the Hub)")
     ev.add_argument("--out", default="qce-report", help="report folder (JSON, Markdown, plots)")
     ev.add_argument("--store", help="result store (JSONL); default: <out>/results.jsonl")
     ev.add_argument("--resume", action="store_true", help="reuse results already in the store")
     ev.add_argument("-k", type=int, action="append", help="pass@k values (repeatable; default 1 5)")
-    ev.add_argument("--workers", type=int)
+    ev.add_argument("--workers", type=int, help="parallel sandbox workers (default: CPU count)")
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
-    ev.add_argument("--no-progress", action="store_true")
+    ev.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
     d = sub.add_parser("demo", help="the bundled sample: a full report in seconds, no network")
-    d.add_argument("--out", default="qce-demo-report")
-    d.add_argument("--json", action="store_true")
+    d.add_argument("--out", default="qce-demo-report", help="report folder")
+    d.add_argument("--json", action="store_true", help="print the summaries as JSON")
 
     pb = sub.add_parser("publish", help="push a built dataset folder to the Hugging Face Hub")
-    pb.add_argument("folder")
-    pb.add_argument("hub_id")
-    pb.add_argument("--private", action="store_true")
+    pb.add_argument("folder", help="dataset folder written by `qce build`")
+    pb.add_argument("hub_id", help="Hub dataset id, e.g. user/name")
+    pb.add_argument("--private", action="store_true", help="create the Hub repository as private")
     pb.add_argument("--dry-run", action="store_true", help="check the folder, upload nothing")
     return p
 
@@ -102,10 +113,11 @@ def _options(pairs: list[str]) -> dict[str, str]:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     name = args.dataset.lower().replace("-", "_")
-    if name not in BUILDERS:
-        print(f"qce build: unknown dataset {args.dataset!r}; known: {', '.join(BUILDERS)}", file=sys.stderr)
+    builders = _builders()
+    if name not in builders:
+        print(f"qce build: unknown dataset {args.dataset!r}; known: {', '.join(builders)}", file=sys.stderr)
         return EXIT_USAGE
-    builder = importlib.import_module(BUILDERS[name])
+    builder = importlib.import_module(builders[name])
     summary = builder.build(args.source, args.out, **_options(args.option))
     print(json.dumps(summary, indent=2, default=str))
     return EXIT_OK
@@ -126,14 +138,14 @@ def _read_completion(path: str) -> str:
 
 
 def _cmd_judge(args: argparse.Namespace) -> int:
-    from .benchmarks import benchmark_module
+    from .benchmarks.base import get
     from .feedback import feedback_prompt
     from .judges.base import judge_one
 
-    mod = benchmark_module(args.benchmark)
+    bench = get(args.benchmark)
+    judge = bench.make_judge(**({"env": args.env} if args.env else {}))
     completion = _read_completion(args.file)
-    problem = mod.get_problem(args.problem_id, data_dir=args.data_dir)
-    judge = mod.make_judge(**({"env": args.env} if args.env else {}))
+    problem = bench.loader.get_problem(args.problem_id, data_dir=args.data_dir)
     verdict = judge_one(judge, problem, completion)
     feedback = feedback_prompt(verdict)
     if args.json:
@@ -175,17 +187,30 @@ def _cmd_env(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from .evaluate import evaluate
+def _resume_command(argv: list[str]) -> str:
+    """The command line that continues an interrupted ``qce evaluate`` run."""
+    return shlex.join(["qce", *argv, *([] if "--resume" in argv else ["--resume"])])
 
-    report = evaluate(
-        args.predictions, args.benchmark, args.config, data_dir=args.data_dir,
-        k=tuple(args.k or (1, 5)), workers=args.workers,
-        store=args.store or str(Path(args.out) / "results.jsonl"), resume=args.resume,
-        progress=not args.no_progress,
-    )
-    report.save(args.out)
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    from .evaluate import EvaluationInterrupted, evaluate
+
+    store = args.store or str(Path(args.out) / "results.jsonl")
+    try:
+        report = evaluate(
+            args.predictions, args.benchmark, args.config, data_dir=args.data_dir,
+            k=tuple(args.k or (1, 5)), workers=args.workers, store=store, resume=args.resume,
+            progress=not args.no_progress,
+        )
+    except EvaluationInterrupted as exc:
+        print(f"\nqce evaluate: interrupted; {exc.kept} of {exc.total} results kept in {store}; "
+              f"resume with: {_resume_command(args.argv)}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    paths = report.save(args.out)
     print(json.dumps(report.summary, indent=2, default=str) if args.json else report.to_markdown())
+    others = ", ".join(p.name for key, p in paths.items() if key != "markdown")
+    print(f"report written to {paths['markdown']} (also {others}); results in {store}",
+          file=sys.stderr)
     return EXIT_OK
 
 
@@ -213,9 +238,19 @@ _COMMANDS = {"build": _cmd_build, "judge": _cmd_judge, "env": _cmd_env, "evaluat
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .benchmarks.base import UsageError
+
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
+    args.argv = argv
     try:
         return _COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        print(f"\nqce {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except UsageError as exc:
+        print(f"qce {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except InputError as exc:
         print(f"qce {args.command}: {exc}", file=sys.stderr)
         return EXIT_INPUT

@@ -5,25 +5,42 @@
 
 The flow: predictions are read into samples (:mod:`.predictions`); each sample's judge plans its
 jobs; all jobs of all samples go through one sandbox pool and results stream back; when the last
-job of a sample is back its verdict is decided and appended to the result store, so an
-interrupted run resumes (``resume=True``) without redoing or duplicating a sample. Metrics are
-computed from the verdicts and the completions at the end (:mod:`.report`).
+job of a sample is back its verdict is decided, given its error class (:func:`.verdict.
+with_error_class`) and appended to the result store, so an interrupted run resumes
+(``resume=True``) without redoing or duplicating a sample. The code metrics are computed at the
+end (:mod:`.scoring`) and the report renders the lot (:mod:`.report`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .benchmarks import benchmark_module
+from .benchmarks.base import Benchmark, get
+from .judges.base import judge_error
 from .predictions import Sample, read_predictions
-from .verdict import Verdict
+from .verdict import Verdict, classify_error, with_error_class
+
+if TYPE_CHECKING:
+    from .report import Report
 
 DEFAULT_METRICS = ("pass@k", "partial_credit", "codebleu", "rouge_l", "hallucination", "errors")
+
+
+class EvaluationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`evaluate`: in-flight jobs were stopped; ``kept`` results (of
+    ``total`` samples) are in ``store`` and a run with ``resume=True`` continues from there."""
+
+    def __init__(self, kept: int, total: int, store: Path | None):
+        super().__init__(f"interrupted: {kept} of {total} results kept"
+                         + (f" in {store}" if store else ""))
+        self.kept, self.total, self.store = kept, total, store
 
 
 def completion_hash(completion: str) -> str:
@@ -32,22 +49,46 @@ def completion_hash(completion: str) -> str:
 
 def format_verdict(benchmark: str, sample: Sample, message: str) -> Verdict:
     return Verdict(benchmark=benchmark, problem_id=sample.problem_id, status="FORMAT",
-                   error_class="formatting", message=message)
+                   error_class=classify_error("FORMAT"), message=message)
 
 
-def _progress(total: int, enabled: bool):
-    if not enabled or total == 0:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return None
-    return tqdm(total=total, desc="judging", unit="sample", file=sys.stderr, leave=False)
+class _Progress:
+    """A progress bar shown from the start (loading and worker warm-up included), refreshed
+    while waiting so the clock moves; a no-op when disabled."""
+
+    def __init__(self, total: int, enabled: bool, done: int = 0):
+        self.bar = None
+        if enabled and total:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=total, initial=done, unit="sample", file=sys.stderr,
+                            leave=False, desc="judging (starting workers)")
+        self.started = False
+
+    def update(self, n: int = 1) -> None:
+        if self.bar is not None:
+            if not self.started:
+                self.started = True
+                self.bar.set_description("judging", refresh=False)
+            self.bar.update(n)
+
+    def refresh(self) -> None:
+        if self.bar is not None:
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _status(message: str, enabled: bool) -> None:
+    if enabled:
+        print(message, file=sys.stderr, flush=True)
 
 
 def evaluate(
     predictions: Any,
-    benchmark: str,
+    benchmark: str | Benchmark,
     config: str | None = None,
     *,
     k: Sequence[int] = (1, 5),
@@ -61,29 +102,32 @@ def evaluate(
     sandbox: Any = None,
     judge_options: dict[str, Any] | None = None,
     progress: bool = False,
-):
+) -> Report:
     """Judge and score ``predictions`` on ``benchmark``; returns a :class:`~.report.Report`.
 
     ``problems`` (records by id) and ``judge`` override the benchmark's own, e.g. for a local
     subset. ``store`` is a JSONL result store: with ``resume=True`` samples already in it (same
     completion) are not judged again; without it an existing store is an error, never appended to.
+    Ctrl-C raises :class:`EvaluationInterrupted` once in-flight jobs are stopped.
     """
     from .execution import ResultStore, Sandbox
-    from .report import build_report
+    from .scoring import score, summarise
 
     started = time.time()
-    mod = benchmark_module(benchmark)
-    bench_name = mod.__name__.rsplit(".", 1)[-1]
-    if problems is None:
-        problems = mod.problems(config, data_dir=data_dir)
+    bench = benchmark if isinstance(benchmark, Benchmark) else get(benchmark)
+    if config is not None or problems is None:  # the default config, named in the report
+        config = bench.check_config(config)
     if judge is None:
-        judge = mod.make_judge(**(judge_options or {}))
+        judge = bench.make_judge(**(judge_options or {}))
     samples = read_predictions(predictions)
+    if problems is None:
+        _status(f"loading {bench.name}" + (f" ({config})" if config else "") + " ...", progress)
+        problems = bench.loader.problems(config, data_dir=data_dir)
 
     result_store = None
     done: dict[str, dict[str, Any]] = {}
-    if store is not None:
-        store_path = Path(store)
+    store_path = Path(store) if store is not None else None
+    if store_path is not None:
         if store_path.exists() and store_path.stat().st_size and not resume:
             raise FileExistsError(
                 f"result store {store_path} already has results: pass resume=True (--resume) to "
@@ -95,53 +139,73 @@ def evaluate(
 
     verdicts: dict[str, Verdict] = {}
     planned: dict[str, tuple[Sample, list[Any]]] = {}
-    for sample in samples:
-        key = sample.key
-        prior = done.get(key)
-        if prior is not None:
-            if prior.get("completion_hash") != completion_hash(sample.completion):
-                raise ValueError(
-                    f"result store {store}: {key} was judged for a different completion than "
-                    f"{sample.source} gives now; use a new store for changed predictions")
-            verdicts[key] = Verdict.from_dict(prior["verdict"])
-            continue
-        if sample.format_error:
-            verdicts[key] = format_verdict(bench_name, sample, sample.format_error)
-        elif sample.problem_id not in problems:
-            verdicts[key] = format_verdict(
-                bench_name, sample,
-                f"{sample.source}: unknown problem id {sample.problem_id!r} for {bench_name}"
-                + (f" config {config!r}" if config else ""))
-        else:
-            jobs = judge.jobs(problems[sample.problem_id], sample.completion)
-            if isinstance(jobs, Verdict):
-                verdicts[key] = jobs
-            else:
-                planned[key] = (sample, list(jobs))
-                continue
-        if result_store is not None:
-            _save(result_store, key, sample, verdicts[key])
-
-    bar = _progress(len(planned), progress)
-    own_sandbox = sandbox is None and any(jobs for _, jobs in planned.values())
-    if own_sandbox:
-        sandbox = Sandbox(workers=workers)
+    bar = _Progress(len(samples), progress)
+    own_sandbox = False
     try:
+        for sample in samples:
+            key = sample.key
+            prior = done.get(key)
+            if prior is not None:
+                if prior.get("completion_hash") != completion_hash(sample.completion):
+                    raise ValueError(
+                        f"result store {store}: {key} was judged for a different completion "
+                        f"than {sample.source} gives now; use a new store for changed predictions")
+                verdicts[key] = with_error_class(Verdict.from_dict(prior["verdict"]))
+                bar.update()
+                continue
+            if sample.format_error:
+                verdict = format_verdict(bench.name, sample, sample.format_error)
+            elif sample.problem_id not in problems:
+                verdict = format_verdict(
+                    bench.name, sample,
+                    f"{sample.source}: unknown problem id {sample.problem_id!r} for {bench.name}"
+                    + (f" config {config!r}" if config else ""))
+            else:
+                try:
+                    jobs = judge.jobs(problems[sample.problem_id], sample.completion)
+                except Exception as exc:  # a judge bug must not lose the other samples
+                    jobs = judge_error(judge, sample.problem_id,
+                                       f"failed to plan: {type(exc).__name__}: {exc}")
+                if not isinstance(jobs, Verdict):
+                    planned[key] = (sample, list(jobs))
+                    continue
+                verdict = jobs
+            verdicts[key] = with_error_class(verdict)
+            if result_store is not None:
+                _save(result_store, key, sample, verdicts[key])
+            bar.update()
+
+        own_sandbox = sandbox is None and any(jobs for _, jobs in planned.values())
+        if own_sandbox:
+            sandbox = Sandbox(workers=workers)
         if planned:
             _run_planned(planned, judge, problems, sandbox, verdicts, result_store, bar)
+    except KeyboardInterrupt:
+        _stop(sandbox if own_sandbox else None, result_store, bar)
+        raise EvaluationInterrupted(len(result_store) if result_store is not None else
+                                    len(verdicts), len(samples), store_path) from None
     finally:
-        if own_sandbox:
-            sandbox.close()
-        if result_store is not None:
-            result_store.close()
-        if bar is not None:
-            bar.close()
+        _stop(sandbox if own_sandbox else None, result_store, bar)
 
-    return build_report(
-        benchmark=bench_name, config=config, samples=samples, verdicts=verdicts,
-        problems=problems, module=mod, k=tuple(k), metrics=tuple(metrics),
-        seconds=time.time() - started,
-    )
+    scores = score(bench, config, samples, problems, metrics)
+    return summarise(bench=bench, config=config, samples=samples, verdicts=verdicts,
+                     problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),
+                     seconds=time.time() - started)
+
+
+def _stop(sandbox: Any, store: Any, bar: _Progress) -> None:
+    """Close what a run opened (idempotent); a second Ctrl-C meanwhile is ignored."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        bar.close()
+        if sandbox is not None:
+            sandbox.close()  # kills the jobs still running
+        if store is not None:
+            store.close()
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _save(store: Any, key: str, sample: Sample, verdict: Verdict) -> None:
@@ -155,7 +219,7 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> Non
     from concurrent.futures import FIRST_COMPLETED, wait
     from dataclasses import replace
 
-    from .judges.base import MAX_STAGES, judge_error
+    from .judges.base import MAX_STAGES
 
     results: dict[str, list[Any]] = {}
     waiting: dict[str, int] = {}
@@ -173,11 +237,10 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> Non
 
     def finish(key: str, verdict: Verdict) -> None:
         sample, _ = planned[key]
-        verdicts[key] = verdict
+        verdicts[key] = verdict = with_error_class(verdict)
         if store is not None:
             _save(store, key, sample, verdict)
-        if bar is not None:
-            bar.update(1)
+        bar.update()
 
     def step(key: str) -> None:
         sample, _ = planned[key]
@@ -203,10 +266,22 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> Non
             results[key] = []
             step(key)
     while futures:
-        done, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+        done, _ = wait(list(futures), timeout=0.5, return_when=FIRST_COMPLETED)
+        bar.refresh()
         for f in done:
             key, index, job_id = futures.pop(f)
             results[key][index] = replace(f.result(), id=job_id)
             waiting[key] -= 1
             if waiting[key] == 0:
                 step(key)
+
+
+class _CallableModule(type(sys)):
+    """Importing this submodule rebinds ``quantum_codegen_eval.evaluate`` to the module (Python
+    sets the package attribute after any submodule import), so the module calls the function."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Report:
+        return evaluate(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -12,11 +12,11 @@ Your circuit exceeded the depth limit (DLE): its depth is 9, but the limit is 6.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .benchmarks.base import Benchmark, FeedbackWording, UnknownBenchmark, get
 from .verdict import Verdict
 
 _FIX = "Fix the problem and output the complete corrected code in a ```python block."
@@ -35,9 +35,18 @@ def _failed_tests(v: Verdict, limit: int = 3) -> str:
     return ("\nFailing tests:\n" + "\n".join(lines)) if lines else ""
 
 
-def feedback_prompt(verdict: Verdict) -> str:
-    """The natural-language message for a failed verdict ('' for AC)."""
+def _wording(benchmark: str) -> FeedbackWording:
+    try:
+        return get(benchmark).feedback
+    except UnknownBenchmark:
+        return FeedbackWording()
+
+
+def feedback_prompt(verdict: Verdict, wording: FeedbackWording | None = None) -> str:
+    """The natural-language message for a failed verdict ('' for AC), worded as the verdict's
+    benchmark declares (``wording`` overrides)."""
     v, d = verdict, verdict.details
+    wording = wording or _wording(v.benchmark)
     s = v.status
     if s == "AC":
         return ""
@@ -46,7 +55,7 @@ def feedback_prompt(verdict: Verdict) -> str:
         extra = f" The fidelity with the expected result is {fid:.4f}." if isinstance(fid, float) else ""
         text = (f"Your code produced a wrong answer (WA){_where(v)}: {v.message or 'the output differs'}."
                 f"{extra} Passed {v.tests_passed} of {v.tests_total} tests.")
-        if v.benchmark != "qcoder":
+        if wording.list_failed_tests:
             text += _failed_tests(v)
         text += " Re-check the state transitions gate by gate."
     elif s == "DLE":
@@ -68,7 +77,7 @@ def feedback_prompt(verdict: Verdict) -> str:
                 "(no measurement, reset, initialize or unitary blocks, and no banned gate).")
     elif s == "RE":
         text = ("Your code raised an error (RE) when it was run:\n" + (v.message or "(no message)")
-                .strip()[-2000:] + "\nMake sure solve() exists, runs, and returns the right type.")
+                .strip()[-2000:] + "\n" + wording.run_hint)
     elif s in ("TLE", "MLE"):
         what = "time" if s == "TLE" else "memory"
         text = (f"Your code exceeded the {what} limit ({s}){_where(v)}. {v.message} "
@@ -112,14 +121,15 @@ class RefineResult:
                             "verdict": r.verdict.to_dict()} for r in self.rounds]}
 
 
-def _benchmark_of(problem: Any, judge: Any) -> Any:
-    from .benchmarks import benchmark_module
+def _benchmark_of(problem: Any, judge: Any) -> Benchmark:
+    from .benchmarks.base import registry
 
     if judge is not None and getattr(judge, "benchmark", None):
-        return benchmark_module(judge.benchmark)
-    mod = type(problem).__module__
-    if mod.startswith("quantum_codegen_eval.benchmarks."):
-        return importlib.import_module(mod)
+        return get(judge.benchmark)
+    found = [b for b in registry().values() if isinstance(problem, b.record_type)]
+    own = [b for b in found if b.module == type(problem).__module__]  # the record's home
+    if own or len(found) == 1:
+        return (own or found)[0]
     raise ValueError(f"cannot tell the benchmark of problem {problem!r}; pass judge=")
 
 
@@ -136,6 +146,7 @@ def refine(generate: Callable[[str], str], problem: Any, *, judge: Any = None,
         raise ValueError("max_rounds must be at least 1")
     bench = _benchmark_of(problem, judge)
     judge = judge if judge is not None else bench.make_judge()
+    wording = bench.feedback
     base = bench.prompt(problem)
     result = RefineResult(getattr(problem, "id", getattr(problem, "task_id", str(problem))))
     own = sandbox is None
@@ -155,7 +166,7 @@ def refine(generate: Callable[[str], str], problem: Any, *, judge: Any = None,
                 break
             history = "".join(
                 f"\n\n### Your answer (attempt {j + 1})\n{r.completion.strip()}\n\n"
-                f"### Judge feedback (attempt {j + 1})\n{feedback_prompt(r.verdict)}"
+                f"### Judge feedback (attempt {j + 1})\n{feedback_prompt(r.verdict, wording)}"
                 for j, r in enumerate(result.rounds))
             prompt = base + history + "\n\nNow give the corrected solution."
     finally:

@@ -7,10 +7,12 @@ Accepted shapes (see docs/evaluate.md):
 * a path to a JSONL file of such rows, or to a JSON file holding either of the above,
 * a ``datasets.Dataset`` with ``id`` and ``completion`` columns.
 
-Nothing is dropped silently. A prediction that cannot be used becomes a :class:`Sample` with a
-``problem`` set to ``format_error`` (empty or non-string completion, unknown id, duplicate
-sample index, unreadable line) and is reported as a ``FORMAT`` verdict, so that every input
-prediction appears in the report exactly once.
+Nothing is dropped silently. A prediction that cannot be used becomes a :class:`Sample` with
+``format_error`` set (empty or non-string completion, duplicate sample index, unreadable line)
+and is reported as a ``FORMAT`` verdict, so that every input prediction appears in the report
+exactly once, under its own key. A repeated ``(id, sample)`` keeps its own key
+(``id#sample+dupN``) and counts as a failed sample of that problem: repeating a sample can never
+raise pass@k. A line or row with no usable id is ``unreadable`` (listed apart from unknown ids).
 
 >>> [s.key for s in read_predictions({"p1": ["a", "b"], "p2": "c"})]
 ['p1#0', 'p1#1', 'p2#0']
@@ -34,10 +36,12 @@ class Sample:
     completion: str
     source: str = ""  # where it came from, for messages: "line 12", "row 3", "key 'p1'[2]"
     format_error: str | None = None  # set when the prediction cannot be judged
+    duplicate: int = 0  # n > 0: the n-th repeat of (problem_id, index)
+    unreadable: bool = False  # no usable id: problem_id is a placeholder naming the source
 
     @property
     def key(self) -> str:
-        return f"{self.problem_id}#{self.index}"
+        return f"{self.problem_id}#{self.index}" + (f"+dup{self.duplicate}" if self.duplicate else "")
 
 
 class PredictionsError(ValueError):
@@ -47,19 +51,21 @@ class PredictionsError(ValueError):
 def _row_samples(rows: Iterable[tuple[str, Any]]) -> list[Sample]:
     """Rows are (source, row) pairs; rows that are not dicts or lack fields become format errors."""
     out: list[Sample] = []
-    seen: dict[tuple[str, int], str] = {}
+    seen: dict[tuple[str, int], list[str]] = {}
     counters: dict[str, int] = {}
     for source, row in rows:
         if isinstance(row, _Unreadable):
-            out.append(Sample(f"<{source}>", 0, "", source, row.message))
+            out.append(Sample(f"<{source}>", 0, "", source, row.message, unreadable=True))
             continue
         if not isinstance(row, Mapping):
             out.append(Sample(f"<{source}>", 0, "", source,
-                              f"{source}: expected an object with 'id' and 'completion', got {type(row).__name__}"))
+                              f"{source}: expected an object with 'id' and 'completion', got {type(row).__name__}",
+                              unreadable=True))
             continue
         pid = row.get("id", row.get("task_id", row.get("problem_id")))
         if pid is None or not isinstance(pid, (str, int)) or isinstance(pid, bool):
-            out.append(Sample(f"<{source}>", 0, "", source, f"{source}: missing or invalid 'id' field"))
+            out.append(Sample(f"<{source}>", 0, "", source, f"{source}: missing or invalid 'id' field",
+                              unreadable=True))
             continue
         pid = str(pid)
         if "sample" in row and isinstance(row["sample"], int) and not isinstance(row["sample"], bool):
@@ -69,10 +75,13 @@ def _row_samples(rows: Iterable[tuple[str, Any]]) -> list[Sample]:
         counters[pid] = max(counters.get(pid, 0), index + 1)
         completion = row.get("completion", row.get("code", row.get("generation")))
         if (pid, index) in seen:
-            out.append(Sample(pid, index, "", source,
-                              f"{source}: duplicate prediction {pid}#{index} (first at {seen[(pid, index)]})"))
+            first = seen[(pid, index)]
+            first.append(source)
+            out.append(Sample(pid, index, completion if isinstance(completion, str) else "", source,
+                              f"{source}: duplicate prediction {pid}#{index} (first at {first[0]}); "
+                              "counted as a failed sample", duplicate=len(first) - 1))
             continue
-        seen[(pid, index)] = source
+        seen[(pid, index)] = [source]
         out.append(_checked(pid, index, completion, source))
     return out
 

@@ -13,14 +13,59 @@ True
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 #: Verdict statuses, from the judges of the source papers (QCoder: RE, UME, UGE, DLE, WA, AC).
 STATUSES = ("AC", "WA", "RE", "TLE", "MLE", "DLE", "UGE", "UME", "FORMAT")
 
-#: Error classes of a failed solution, as in the PennySynth error analysis.
+#: Error classes of a failed solution, as in the PennySynth error analysis ("timeout" covers
+#: every resource limit: time and memory).
 ERROR_CLASSES = ("formatting", "hallucination", "api_misuse", "reasoning", "timeout")
+
+#: status -> error class, for every status whose class does not depend on the exception
+STATUS_CLASSES: dict[str, str | None] = {
+    "AC": None, "WA": "reasoning", "DLE": "reasoning", "UGE": "api_misuse", "UME": "api_misuse",
+    "TLE": "timeout", "MLE": "timeout", "FORMAT": "formatting"}
+#: exception types (last dotted part) of a runtime error -> error class; any other exception
+#: (a program's own ``raise RuntimeError``, ``IndexError``, ``ZeroDivisionError`` ...) is
+#: ``reasoning``
+EXCEPTION_CLASSES: dict[str, str] = {
+    **dict.fromkeys(("SyntaxError", "IndentationError", "TabError"), "formatting"),
+    **dict.fromkeys(("ImportError", "ModuleNotFoundError", "AttributeError", "NameError"),
+                    "hallucination"),
+    **dict.fromkeys(("TypeError", "QiskitError", "CircuitError", "TranspilerError",
+                     "DeviceError", "QuantumFunctionError", "WireError",
+                     "DecompositionUndefinedError"), "api_misuse"),
+}
+
+
+def classify_error(status: str, exception_type: str | None = None, *,
+                   hallucinated: bool = False, raised_in_framework: bool = False) -> str | None:
+    """The error class of a verdict: the one mapping every judge and the report use.
+
+    The class follows the status (``STATUS_CLASSES``), except for ``RE``, where it follows the
+    exception raised (``EXCEPTION_CLASSES``; another exception, or none, is ``reasoning``).
+    ``hallucinated``: the judge found names in the code that the framework does not have (an
+    ``RE`` is then ``hallucination`` whatever was raised). ``raised_in_framework``: the
+    traceback shows the exception raised inside the quantum framework, called from the
+    completion's code (an ``RE`` that is not ``formatting`` or ``hallucination`` is then
+    ``api_misuse``).
+
+    >>> classify_error("RE", "builtins.RuntimeError"), classify_error("RE", "SyntaxError")
+    ('reasoning', 'formatting')
+    >>> classify_error("MLE"), classify_error("AC"), classify_error("RE", "KeyError", hallucinated=True)
+    ('timeout', None, 'hallucination')
+    """
+    if status not in STATUSES:
+        raise ValueError(f"unknown verdict status {status!r}; expected one of {STATUSES}")
+    if status != "RE":
+        return STATUS_CLASSES[status]
+    if hallucinated:
+        return "hallucination"
+    klass = EXCEPTION_CLASSES.get((exception_type or "").rsplit(".", 1)[-1], "reasoning")
+    return "api_misuse" if raised_in_framework and klass == "reasoning" else klass
 
 
 @dataclass
@@ -66,6 +111,11 @@ class Verdict:
         return self.status == "AC"
 
     @property
+    def judge_error(self) -> bool:
+        """The judge failed (not the completion's fault); see ``judges.base.judge_error``."""
+        return bool(self.details.get("judge_error"))
+
+    @property
     def partial_credit(self) -> float:
         """Fraction of tests passed (1.0 for AC, 0.0 when no test ran)."""
         if self.status == "AC":
@@ -83,6 +133,36 @@ class Verdict:
         data = dict(data)
         data["tests"] = [TestResult(**t) for t in data.get("tests", [])]
         return cls(**data)
+
+
+_LEADING_EXCEPTION = re.compile(r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)):")
+
+
+def with_error_class(verdict: Verdict) -> Verdict:
+    """``verdict`` with its class set by :func:`classify_error` (``evaluate`` applies this to
+    every verdict, so a class means the same in every benchmark).
+
+    A judge error has no class (it is not the completion's fault). For ``RE`` the judge's
+    ``details["exception_type"]`` (with ``details["hallucinated"]`` and
+    ``details["raised_in_framework"]``) decide; failing those, an
+    exception name that starts the message (``"RuntimeError: ..."``); a verdict with none of
+    these keeps the judge's class, or gets ``reasoning`` when it has none.
+    """
+    from dataclasses import replace
+
+    d = verdict.details
+    named = _LEADING_EXCEPTION.match(verdict.message or "")
+    if verdict.judge_error or verdict.status == "AC":
+        klass = None
+    elif verdict.status != "RE":
+        klass = classify_error(verdict.status)
+    elif d.get("exception_type") or d.get("hallucinated") or named:
+        klass = classify_error("RE", d.get("exception_type") or (named and named.group(1)),
+                               hallucinated=bool(d.get("hallucinated")),
+                               raised_in_framework=bool(d.get("raised_in_framework")))
+    else:
+        klass = verdict.error_class or classify_error("RE")
+    return verdict if klass == verdict.error_class else replace(verdict, error_class=klass)
 
 
 def _jsonable(obj: Any) -> Any:

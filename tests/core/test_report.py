@@ -34,3 +34,20 @@ def test_refine_curve_and_plot(tmp_path):
     assert curve == [0.0, 0.5, 0.5]
     png = plot_refinement(curve, tmp_path / "refine.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_titles_name_benchmark_and_config_and_counts_are_integers():
+    from matplotlib.ticker import MaxNLocator
+
+    from quantum_codegen_eval.report import Report, report_figures
+
+    summary = {"group_by": "year", "pass@k": {"all": {"problems": 2, "pass@1": 0.5,
+                                                      "partial_credit": 0.5}},
+               "errors": {"reasoning": 3, "timeout": 1}}
+    figures = report_figures(Report("qhack", "2023", summary, [], []))
+    assert set(figures) == {"pass_at_k", "errors"}
+    assert figures["pass_at_k"].axes[0].get_title() == "qhack (2023): pass@k"
+    errors = figures["errors"].axes[0]
+    assert errors.get_title() == "qhack (2023): error classes"
+    assert isinstance(errors.yaxis.get_major_locator(), MaxNLocator)
+    assert all(float(t).is_integer() for t in errors.get_yticks())

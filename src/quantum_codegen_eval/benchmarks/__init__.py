@@ -1,6 +1,7 @@
-"""The benchmarks: one module each, all with the same small surface.
+"""The benchmarks: one module each, each declaring a :class:`~.base.Benchmark` as ``BENCHMARK``.
 
-Every benchmark module (``qhack``, ``qcoder``, ``qiskit_humaneval``, ``pennysynth``) provides::
+The registry (:mod:`.base`) discovers the modules of this package that declare one, so adding a
+benchmark touches its own files only. Every benchmark module also provides::
 
     HUB_ID: str                      # default Hub dataset id
     CONFIGS: tuple[str, ...]         # dataset configs; the first is the default
@@ -14,35 +15,23 @@ Every benchmark module (``qhack``, ``qcoder``, ``qiskit_humaneval``, ``pennysynt
 ``data_dir`` is a local dataset folder (as written by ``qce build``); without it the Hub id is
 used through ``datasets.load_dataset``. PennySynth has no judge (its pairs carry no tests);
 ``qiskit_humaneval.get_problem`` also takes ``config=`` or an id such as ``"hard:qiskitHumanEval/3"``.
-Optional: ``candidate_code(record, completion)`` (the program text metrics compare, where the
-judge assembles one) and ``language(config)`` (the code language CodeBLEU uses).
 """
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
 
-#: benchmark name -> module (the names ``qce`` and ``evaluate`` accept)
-BENCHMARKS = {
-    "qhack": "quantum_codegen_eval.benchmarks.qhack",
-    "qcoder": "quantum_codegen_eval.benchmarks.qcoder",
-    "qiskit_humaneval": "quantum_codegen_eval.benchmarks.qiskit_humaneval",
-    "pennysynth": "quantum_codegen_eval.benchmarks.pennysynth",
-    "sample": "quantum_codegen_eval.benchmarks.sample",
-}
+from .base import Benchmark, NoJudge, UnknownBenchmark, UsageError, get, names, registry
 
-_ALIASES = {"qiskit-humaneval": "qiskit_humaneval", "humaneval": "qiskit_humaneval",
-            "pennysynth-13k": "pennysynth"}
+__all__ = ["Benchmark", "NoJudge", "UnknownBenchmark", "UsageError", "benchmark_module", "get", "load_benchmark", "names",
+           "registry"]
 
 
 def benchmark_module(name: str) -> ModuleType:
-    """The module of benchmark ``name`` (``ValueError`` naming the known ones otherwise)."""
-    key = _ALIASES.get(name.lower(), name.lower())
-    if key not in BENCHMARKS:
-        raise ValueError(f"unknown benchmark {name!r}; known: {', '.join(BENCHMARKS)}")
-    return importlib.import_module(BENCHMARKS[key])
+    """The module of benchmark ``name`` (``UnknownBenchmark``, a ``ValueError``, naming the known
+    ones otherwise)."""
+    return get(name).loader
 
 
 def load_benchmark(name: str, config: str | None = None, *, data_dir: Any = None, split: str | None = None):
@@ -52,4 +41,11 @@ def load_benchmark(name: str, config: str | None = None, *, data_dir: Any = None
     >>> ds[0]["id"]  # doctest: +SKIP
     'QPC001_A1'
     """
-    return benchmark_module(name).load(config, data_dir=data_dir, split=split)
+    bench = get(name)
+    return bench.loader.load(bench.check_config(config), data_dir=data_dir, split=split)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "BENCHMARKS":  # the former central table, kept for compatibility: name -> module
+        return {b.name: b.module for b in registry().values()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -137,3 +137,27 @@ def prompt(record: Example) -> str:
 def reference_code(record: Example) -> str:
     """The verified code."""
     return record.code
+
+
+# ---------------------------------------------------------------- declaration
+
+def _features(config: str):
+    import datasets
+
+    return datasets.Features({k: datasets.Value(v) for k, v in FEATURES.items()})
+
+
+def _declare():
+    from .base import Benchmark, extract_all_blocks, no_group
+
+    return Benchmark(
+        name="pennysynth", description="PennySynth-13K instruction-code pairs (no judge)",
+        module=__name__, hub_id=HUB_ID, configs=CONFIGS, splits=dict.fromkeys(CONFIGS, SPLIT),
+        record_type=Example, record_configs=CONFIGS, features=_features,
+        language=lambda config: "pennylane", group_by="all", group=no_group, prompt=prompt,
+        reference=reference_code, reference_kind=lambda r: "verified code",
+        extract=extract_all_blocks, judge=None,  # the corpus carries no tests
+        builder="quantum_codegen_eval.loaders.pennysynth", aliases=("pennysynth-13k",))
+
+
+BENCHMARK = _declare()

@@ -113,3 +113,31 @@ def reference_code(record: QCoderProblem) -> str | None:
     from ..judges.qcoder.specs import get_spec
 
     return get_spec(record.id).reference
+
+
+# ---------------------------------------------------------------- declaration
+
+def _features(config: str):
+    from quantum_codegen_eval.loaders.qcoder import features
+
+    return features(config)
+
+
+def _declare():
+    from .base import Benchmark, FeedbackWording, extract_last_block
+
+    return Benchmark(
+        name="qcoder", description="QCoder QPC001-QPC005 circuit problems (Qiskit)",
+        module=__name__, hub_id=HUB_ID, configs=CONFIGS, splits=_SPLITS,
+        record_type=QCoderProblem, record_configs=("problems",), features=_features,
+        language=lambda config: "qiskit", group_by="contest", group=lambda r: r.contest,
+        prompt=prompt, reference=reference_code,
+        reference_kind=lambda r: "reference solution (written for this package)",
+        # the QCoder paper's judge takes the last code block of an answer
+        extract=extract_last_block, judge=make_judge,
+        feedback=FeedbackWording(list_failed_tests=False, run_hint="Make sure solve() exists, "
+                                 "runs, and returns the right type."),
+        builder="quantum_codegen_eval.loaders.qcoder")
+
+
+BENCHMARK = _declare()

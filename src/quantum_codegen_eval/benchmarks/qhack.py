@@ -106,3 +106,39 @@ def reference_code(record: QHackChallenge) -> str:
     paper does, CodeBLEU and ROUGE-L on QHack compare a completion with the template it
     completes (a measure of how much of the given structure it keeps, not of correctness)."""
     return record.template
+
+
+# ---------------------------------------------------------------- declaration
+
+def _reference(record: QHackChallenge) -> str:
+    """A reference solution where the record has one, else the template (see reference_code)."""
+    return getattr(record, "reference_solution", None) or record.template
+
+
+def _reference_kind(record: QHackChallenge) -> str:
+    return "reference solution" if getattr(record, "reference_solution", None) else "template"
+
+
+def _features(config: str):
+    from quantum_codegen_eval.loaders.qhack import _features as features
+
+    return features()
+
+
+def _declare():
+    from .base import Benchmark, FeedbackWording, extract_all_blocks
+
+    return Benchmark(
+        name="qhack", description="QHack 2022-2024 coding challenges (PennyLane)",
+        module=__name__, hub_id=HUB_ID, configs=CONFIGS, splits=dict.fromkeys(CONFIGS, SPLIT),
+        record_type=QHackChallenge, record_configs=CONFIGS, features=_features,
+        language=lambda config: "pennylane", group_by="year", group=lambda r: str(r.year),
+        prompt=prompt, reference=_reference, reference_kind=_reference_kind,
+        extract=extract_all_blocks, judge=make_judge,
+        feedback=FeedbackWording(run_hint="Make sure the functions you complete run in the "
+                                 "given template and return what it expects."),
+        builder="quantum_codegen_eval.loaders.qhack",
+        environments=("qhack-2022", "qhack-2023", "qhack-2024"))
+
+
+BENCHMARK = _declare()

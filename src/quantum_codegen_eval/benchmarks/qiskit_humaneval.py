@@ -143,3 +143,30 @@ def candidate_code(record: Task, completion: str) -> str:
     program = build_program(record, completion)
     cut = program.rfind(record.test.rstrip("\n"))
     return (program[:cut] if cut >= 0 else program).rstrip() + "\n"
+
+
+# ---------------------------------------------------------------- declaration
+
+def _features(config: str):
+    from quantum_codegen_eval.loaders.qiskit_humaneval import _features as features
+
+    return features()
+
+
+def _declare():
+    from .base import Benchmark, FeedbackWording, extract_all_blocks
+
+    return Benchmark(
+        name="qiskit_humaneval", description="Qiskit HumanEval, normal and hard (Qiskit)",
+        module=__name__, hub_id=HUB_ID, configs=CONFIGS, splits=dict.fromkeys(CONFIGS, SPLIT),
+        record_type=Task, record_configs=CONFIGS, features=_features,
+        language=lambda config: "qiskit", group_by="difficulty",
+        group=lambda r: r.difficulty_scale or "all", prompt=prompt, reference=reference_code,
+        reference_kind=lambda r: "canonical solution", extract=extract_all_blocks,
+        candidate=candidate_code, judge=make_judge,
+        feedback=FeedbackWording(run_hint="Make sure the function runs and passes check()."),
+        builder="quantum_codegen_eval.loaders.qiskit_humaneval",
+        aliases=("qiskit-humaneval", "humaneval"))
+
+
+BENCHMARK = _declare()

@@ -75,3 +75,26 @@ def reference_code(record: Task) -> str:
 def language(config: str | None) -> str:
     """The code language of a config, for CodeBLEU and the hallucination check."""
     return {"pennylane": "pennylane", "qiskit": "qiskit"}.get(_config(config), "python")
+
+
+# ---------------------------------------------------------------- declaration
+
+def _features(config: str):
+    import datasets
+
+    return datasets.Features({f: datasets.Value("string") for f in (*FIELDS, "framework")})
+
+
+def _declare():
+    from .base import Benchmark, extract_all_blocks
+
+    return Benchmark(
+        name="sample", description="the bundled sample: eight small tasks for `qce demo`",
+        module=__name__, hub_id=HUB_ID, configs=CONFIGS, splits=dict.fromkeys(CONFIGS, "test"),
+        record_type=Task, record_configs=CONFIGS, features=_features, language=language,
+        group_by="difficulty", group=lambda r: r.difficulty_scale or "all", prompt=prompt,
+        reference=reference_code, reference_kind=lambda r: "canonical solution",
+        extract=extract_all_blocks, candidate=candidate_code, judge=make_judge)
+
+
+BENCHMARK = _declare()

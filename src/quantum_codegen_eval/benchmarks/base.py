@@ -1,0 +1,186 @@
+"""The declaration of a benchmark, and the registry that finds them.
+
+Each ``benchmarks/<name>.py`` module declares one :class:`Benchmark` as ``BENCHMARK``; the
+registry discovers those modules (no central table), so ``cli``, ``evaluate``, ``report`` and
+``feedback`` hold no benchmark names: they read the declaration.
+
+>>> from quantum_codegen_eval.benchmarks.base import get, names
+>>> "qcoder" in names() and get("humaneval").name
+'qiskit_humaneval'
+>>> get("qcoder").extract("```python\\na = 1\\n```\\n```python\\nb = 2\\n```")
+'b = 2\\n'
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from ..codeblocks import extract_all_blocks, extract_last_block
+
+__all__ = ["Benchmark", "FeedbackWording", "NoJudge", "UnknownBenchmark", "UsageError",
+           "builders", "extract_all_blocks", "extract_last_block", "get", "missing_fields",
+           "names", "no_group", "registry"]
+
+
+class UsageError(ValueError):
+    """A request the package cannot serve as asked (``qce`` exits with 2)."""
+
+
+class UnknownBenchmark(UsageError):
+    """A benchmark or config name that no declaration knows."""
+
+
+class NoJudge(UsageError):
+    """Judging was asked of a benchmark that has no judge."""
+
+
+@dataclass(frozen=True)
+class FeedbackWording:
+    """How the refinement feedback speaks about this benchmark's programs.
+
+    ``list_failed_tests``: name the failing tests in a WA message (QCoder's tests are hidden
+    parameter values, so it does not). ``run_hint``: the sentence that follows a runtime error.
+    """
+
+    list_failed_tests: bool = True
+    run_hint: str = "Make sure the code runs and returns the right type."
+
+
+def no_group(record: Any) -> str:
+    """Every problem in one group."""
+    return "all"
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """Everything the rest of the package needs to know about one benchmark.
+
+    The callables take the benchmark's own typed records (``record_type``). ``judge`` is ``None``
+    for a corpus without tests (``evaluate`` then says so). ``extract`` is the one code-extraction
+    rule of the benchmark: its judge runs what it returns and the metrics score it.
+    """
+
+    name: str
+    description: str
+    module: str  #: the module holding ``load`` / ``problems`` / ``get_problem``
+    hub_id: str
+    configs: tuple[str, ...]  #: the first is the default
+    splits: Mapping[str, str]  #: config -> split name
+    record_type: type
+    #: configs whose rows are ``record_type`` records (the others, e.g. QCoder's submissions,
+    #: are data only)
+    record_configs: tuple[str, ...]
+    #: config -> ``datasets.Features`` written by the builder and read into ``record_type``
+    features: Callable[[str], Any]
+    language: Callable[[str | None], str]  #: config -> code language (CodeBLEU, hallucination)
+    group_by: str  #: what the report groups pass@k by, e.g. "year" or "contest"
+    group: Callable[[Any], str]  #: record -> group label
+    prompt: Callable[[Any], str]
+    reference: Callable[[Any], str | None]  #: record -> what CodeBLEU / ROUGE-L compare with
+    reference_kind: Callable[[Any], str]  #: record -> e.g. "template", "reference solution"
+    extract: Callable[[str], str | None]  #: completion -> code (``None``: no code)
+    judge: Callable[..., Any] | None  #: ``judge(**options)`` -> a Judge, or None
+    candidate: Callable[[Any, str], str | None] | None = None  #: record, completion -> code
+    feedback: FeedbackWording = field(default_factory=FeedbackWording)
+    builder: str | None = None  #: module whose ``build(source, out, **options)`` writes the data
+    environments: tuple[str, ...] = ()  #: era environments its judge may run in
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def loader(self) -> ModuleType:
+        """The benchmark's module (``load``, ``problems``, ``get_problem``)."""
+        return importlib.import_module(self.module)
+
+    def check_config(self, config: str | None) -> str:
+        """``config`` or the default; :class:`UnknownBenchmark` naming the known ones."""
+        cfg = config or self.configs[0]
+        if cfg not in self.configs:
+            raise UnknownBenchmark(f"unknown {self.name} config {cfg!r}; known: "
+                                   f"{', '.join(self.configs)}")
+        return cfg
+
+    def candidate_code(self, record: Any, completion: str) -> str | None:
+        """The program text metrics compare with the reference (the judge's assembly where the
+        benchmark has one, else the extracted code)."""
+        if self.candidate is not None and record is not None:
+            return self.candidate(record, completion)
+        return self.extract(completion)
+
+    def make_judge(self, **options: Any) -> Any:
+        if self.judge is None:
+            raise NoJudge(f"{self.name} has no judge (its records carry no tests), so it cannot "
+                          "be judged; its records serve as references for CodeBLEU / ROUGE-L")
+        return self.judge(**options)
+
+
+def _modules() -> list[str]:
+    here = str(Path(__file__).resolve().parent)
+    return sorted(m.name for m in pkgutil.iter_modules([here])
+                  if not m.name.startswith("_") and m.name != "base")
+
+
+@cache
+def registry() -> dict[str, Benchmark]:
+    """Every declared benchmark by name, found by importing ``benchmarks/<name>.py`` modules."""
+    out: dict[str, Benchmark] = {}
+    for name in _modules():
+        module = importlib.import_module(f"{__package__}.{name}")
+        bench = getattr(module, "BENCHMARK", None)
+        if isinstance(bench, Benchmark):
+            out[bench.name] = bench
+    return out
+
+
+def names() -> list[str]:
+    return list(registry())
+
+
+def _aliases() -> dict[str, str]:
+    out = {}
+    for bench in registry().values():
+        for alias in (bench.name, *bench.aliases):
+            out[alias.lower()] = bench.name
+            out[alias.lower().replace("_", "-")] = bench.name
+    return out
+
+
+def get(name: str) -> Benchmark:
+    """The declaration of benchmark ``name`` or one of its aliases."""
+    key = _aliases().get(str(name).lower())
+    if key is None:
+        raise UnknownBenchmark(f"unknown benchmark {name!r}; known: {', '.join(names())}")
+    return registry()[key]
+
+
+def builders() -> dict[str, str]:
+    """Dataset name -> builder module: the benchmarks' builders, plus any other module of
+    ``quantum_codegen_eval.loaders`` that has a ``build`` function (e.g. the API index)."""
+    out = {b.name: b.builder for b in registry().values() if b.builder}
+    try:
+        loaders = importlib.import_module("quantum_codegen_eval.loaders")
+    except ImportError:  # pragma: no cover - loaders ship with the package
+        return out
+    known = set(out.values())
+    for m in pkgutil.iter_modules(loaders.__path__):
+        mod = f"{loaders.__name__}.{m.name}"
+        if not m.name.startswith("_") and mod not in known and m.name not in out:
+            out[m.name] = mod
+    return out
+
+
+def missing_fields(bench: Benchmark) -> list[str]:
+    """The declaration's required fields that are empty (the completeness test uses this)."""
+    optional = {"judge", "candidate", "builder", "environments", "aliases", "feedback",
+                "hub_id"}
+    bad = [f.name for f in fields(bench) if f.name not in optional
+           and getattr(bench, f.name) in (None, "", (), {})]
+    bad += [f"splits[{c}]" for c in bench.configs if c not in bench.splits]
+    bad += [f"record_configs[{c}]" for c in bench.record_configs if c not in bench.configs]
+    return bad

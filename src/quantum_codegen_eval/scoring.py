@@ -1,0 +1,236 @@
+"""Per-sample code metrics: CodeBLEU and ROUGE-L against the benchmark's reference, and the
+hallucinated-API check (PennyLane code). ``evaluate`` calls :func:`score`; the report renders
+what it returns.
+
+The code a metric sees is the benchmark's candidate code (its judge's own assembly where it has
+one, else the code its extraction rule takes from the completion), so the metrics and the judge
+read the same program.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .predictions import Sample
+
+CODEBLEU_KEYS = ("codebleu", "ngram_match", "weighted_ngram_match", "syntax_match",
+                 "dataflow_match")
+
+
+@dataclass
+class Scores:
+    """What :func:`score` computed. ``per_sample`` maps a sample key to its metric values
+    (``codebleu``, ``rouge_l_f``, ``hallucinated``, ``wrong_version_api``)."""
+
+    per_sample: dict[str, dict[str, Any]] = field(default_factory=dict)
+    codebleu: dict[str, Any] | None = None
+    rouge_l: dict[str, Any] | None = None
+    hallucination: dict[str, Any] | None = None
+    #: what the similarity metrics compared against: reference kind -> pairs
+    reference_kinds: dict[str, int] = field(default_factory=dict)
+    signatures: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"per_sample": self.per_sample, "codebleu": self.codebleu, "rouge_l": self.rouge_l,
+                "hallucination": self.hallucination, "reference_kinds": self.reference_kinds,
+                "signatures": self.signatures}
+
+
+def candidate_codes(bench: Any, samples: Iterable[Sample], problems: dict[str, Any]
+                    ) -> dict[str, str | None]:
+    """Sample key -> the program text the metrics compare (None for unusable predictions)."""
+    out: dict[str, str | None] = {}
+    for s in samples:
+        if s.format_error or s.problem_id not in problems:
+            out[s.key] = None
+            continue
+        try:
+            out[s.key] = bench.candidate_code(problems[s.problem_id], s.completion)
+        except Exception:  # noqa: BLE001 - an odd completion must not stop the other scores
+            out[s.key] = None
+    return out
+
+
+def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[str, Any],
+          metrics: Iterable[str]) -> Scores:
+    """CodeBLEU / ROUGE-L / hallucination, as far as ``metrics`` asks, for every usable sample."""
+    metrics = set(metrics)
+    out = Scores(per_sample={s.key: {} for s in samples})
+    codes = candidate_codes(bench, samples, problems)
+    lang = bench.language(config)
+    pairs = []
+    for s in samples:
+        code = codes[s.key]
+        if not code:
+            continue
+        record = problems[s.problem_id]
+        ref = bench.reference(record)
+        if ref:
+            pairs.append((s.key, ref, code))
+            kind = bench.reference_kind(record)
+            out.reference_kinds[kind] = out.reference_kinds.get(kind, 0) + 1
+    refs, cands = [r for _, r, _ in pairs], [c for _, _, c in pairs]
+    if pairs and "codebleu" in metrics:
+        from .metrics.codebleu import codebleu
+
+        cb = codebleu(refs, cands, variant="quantum", lang=lang)
+        out.codebleu = {key: cb[key] for key in CODEBLEU_KEYS} | {"pairs": len(pairs)}
+        out.signatures["codebleu"] = cb["signature"]
+        for (key, _, _), row in zip(pairs, cb["per_sample"], strict=True):
+            out.per_sample[key]["codebleu"] = row.get("codebleu")
+    if pairs and "rouge_l" in metrics:
+        from .metrics.rouge import rouge_l
+
+        rl = rouge_l(refs, cands, tokenizer="code")
+        out.rouge_l = {key: rl[key] for key in ("precision", "recall", "f")} | {"pairs": len(pairs)}
+        out.signatures["rouge_l"] = rl["signature"]
+        for (key, _, _), row in zip(pairs, rl["per_sample"], strict=True):
+            out.per_sample[key]["rouge_l_f"] = row.get("f")
+    if lang == "pennylane" and "hallucination" in metrics:
+        out.hallucination = _hallucinations(samples, codes, problems, out.per_sample)
+    if not {"codebleu", "rouge_l"} & metrics:
+        out.reference_kinds = {}
+    return out
+
+
+def _hallucinations(samples: list[Sample], codes: dict[str, str | None], problems: dict[str, Any],
+                    per_sample: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    from .metrics.hallucination import CodeParseError, find_hallucinations
+
+    checked = with_any = with_stale = unparsable = 0
+    names: Counter[str] = Counter()
+    for s in samples:
+        code = codes[s.key]
+        if not code:
+            continue
+        version = getattr(problems[s.problem_id], "pennylane_version", None)
+        try:
+            findings = find_hallucinations(code, pennylane_version=version)
+        except CodeParseError:
+            unparsable += 1
+            per_sample[s.key]["hallucinated"] = None
+            continue
+        bad = [f.name for f in findings if f.status == "hallucinated"]
+        stale = [f.name for f in findings if f.status in ("removed", "too_new")]
+        checked += 1
+        with_any += bool(bad)
+        with_stale += bool(stale)
+        names.update(bad)
+        per_sample[s.key]["hallucinated"] = bad
+        per_sample[s.key]["wrong_version_api"] = stale
+    return {"rate": with_any / checked if checked else None, "samples_checked": checked,
+            "samples_with_hallucination": with_any, "samples_with_wrong_version_api": with_stale,
+            "unparsable": unparsable, "most_common": names.most_common(10)}
+
+
+# ---------------------------------------------------------------- counting
+
+def _flags_of(record: Any, verdicts: list[Any]) -> list[str]:
+    """Why a counted problem's numbers need a caveat: a known weak upstream check, a check that
+    does not run over the program's data alone, or a judge error."""
+    extra = getattr(record, "extra", None)
+    extra = extra if isinstance(extra, dict) else {}
+    flags = []
+    weak = getattr(record, "weak_check", None) or extra.get("weak_check")
+    if weak:
+        flags.append(f"weak check: {weak}")
+    trusts = {getattr(record, "check_trust", None) or extra.get("check_trust")}
+    trusts |= {v.details.get("check_trust") for v in verdicts}
+    flags += [f"check trust: {t}" for t in sorted(t for t in trusts if t and t != "data")]
+    errors = sum(v.judge_error for v in verdicts)
+    if errors:
+        flags.append(f"judge error in {errors} sample(s)")
+    return flags
+
+
+def _pass_at_k_table(per_problem: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[str, Any]:
+    from .metrics.passk import pass_at_k
+
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in per_problem:
+        groups.setdefault(row["group"], []).append(row)
+    table: dict[str, Any] = {}
+    for name, rows in [("all", per_problem)] + sorted(groups.items()):
+        if name == "all" or len(groups) > 1:
+            entry: dict[str, Any] = {"problems": len(rows)}
+            ns = [r["n"] for r in rows]
+            cs = [r["correct"] for r in rows]
+            for k in ks:
+                # missing (None) when some problem has fewer than k samples: never estimated
+                entry[f"pass@{k}"] = float(pass_at_k(ns, cs, k)) if rows and min(ns) >= k else None
+            entry["partial_credit"] = (sum(r["partial_credit"] for r in rows) / len(rows)
+                                       if rows else None)
+            table[name] = entry
+    return table
+
+
+def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts: dict[str, Any],
+              problems: dict[str, Any], scores: Scores, k: tuple[int, ...],
+              metrics: tuple[str, ...], seconds: float):
+    """The report of one run: per-sample rows, per-problem counts and the summary tables.
+
+    Every sample is counted with its own verdict; samples naming no known problem (unknown ids,
+    unreadable lines) are listed but not counted in pass@k.
+    """
+    from .report import Report
+    from .verdict import ERROR_CLASSES, STATUSES
+
+    per_sample: list[dict[str, Any]] = []
+    by_problem: dict[str, list[Any]] = {}
+    for s in samples:
+        v = verdicts[s.key]
+        known = s.problem_id in problems and not s.unreadable
+        per_sample.append({"key": s.key, "problem_id": s.problem_id, "sample": s.index,
+                           "status": v.status, "error_class": v.error_class,
+                           "tests_passed": v.tests_passed, "tests_total": v.tests_total,
+                           "partial_credit": v.partial_credit, "message": v.message,
+                           "known_problem": known, "judge_error": v.judge_error,
+                           **scores.per_sample.get(s.key, {}), "verdict": v.to_dict()})
+        if known:
+            by_problem.setdefault(s.problem_id, []).append(v)
+
+    per_problem = []
+    for pid, vs in by_problem.items():
+        row = {"problem_id": pid, "group": bench.group(problems[pid]), "n": len(vs),
+               "correct": sum(v.passed for v in vs),
+               "partial_credit": sum(v.partial_credit for v in vs) / len(vs),
+               "statuses": {st: c for st in STATUSES if (c := sum(v.status == st for v in vs))}}
+        flags = _flags_of(problems[pid], vs)
+        if flags:
+            row["flags"] = flags
+        per_problem.append(row)
+    per_problem.sort(key=lambda r: r["problem_id"])
+
+    summary: dict[str, Any] = {
+        "benchmark": bench.name, "config": config, "group_by": bench.group_by,
+        "predictions": len(samples), "problems_with_predictions": len(per_problem),
+        "problems_without_predictions": sorted(set(problems) - set(by_problem)),
+        "unknown_ids": [s.key for s in samples if not s.unreadable and s.problem_id not in problems],
+        "unreadable": [s.source or s.key for s in samples if s.unreadable],
+        "duplicates": [s.key for s in samples if s.duplicate],
+        "flags": {r["problem_id"]: r["flags"] for r in per_problem if "flags" in r},
+        "seconds": round(seconds, 2),
+        "statuses": {st: c for st in STATUSES if (c := sum(r["status"] == st for r in per_sample))},
+    }
+    if "pass@k" in metrics or "partial_credit" in metrics:
+        summary["pass@k"] = _pass_at_k_table(per_problem, k)
+    if "errors" in metrics:
+        failed = [r for r in per_sample if r["status"] != "AC"]
+        counts = Counter("judge_error" if r["judge_error"] else (r["error_class"] or "unclassified")
+                         for r in failed)
+        summary["errors"] = {c: counts[c] for c in (*ERROR_CLASSES, "judge_error", "unclassified")
+                             if counts.get(c)}
+        summary["errors_total"] = len(failed)
+    if scores.codebleu is not None:
+        summary["codebleu"] = scores.codebleu
+    if scores.rouge_l is not None:
+        summary["rouge_l"] = scores.rouge_l
+    if scores.reference_kinds:
+        summary["similarity_reference"] = scores.reference_kinds
+    if scores.hallucination is not None:
+        summary["hallucination"] = scores.hallucination
+    return Report(benchmark=bench.name, config=config, summary=summary, per_problem=per_problem,
+                  per_sample=per_sample, signatures=dict(scores.signatures))
