@@ -109,6 +109,7 @@ class _Slot:
     def __init__(self, sb: Sandbox, lease: UidLease | None):
         self.sb, self.lease = sb, lease
         self.zygotes: dict[tuple[str, tuple[str, ...]], _Zygote] = {}
+        self.running: int | None = None  # pid of the job being supervised
 
     @property
     def uid(self) -> int | None:
@@ -259,6 +260,22 @@ class _Slot:
 
     def _supervise(self, job: Job, limits: Limits, pid: int, waiter: int, zygote: _Zygote | None,
                    out_r: int, err_r: int, rep_r: int, t0: float, work: str) -> RunResult:
+        self.running = pid
+        try:
+            return self._supervise_run(job, limits, pid, waiter, zygote, out_r, err_r, rep_r, t0,
+                                       work)
+        finally:
+            self.running = None
+
+    def abort(self) -> None:
+        """Kill the job this slot is running now, if any (its result says ``killed``)."""
+        pid = self.running
+        if pid is not None:
+            self._kill(pid)
+
+    def _supervise_run(self, job: Job, limits: Limits, pid: int, waiter: int,
+                       zygote: _Zygote | None, out_r: int, err_r: int, rep_r: int, t0: float,
+                       work: str) -> RunResult:
         cap = limits.output_bytes
         bufs = {out_r: bytearray(), err_r: bytearray(), rep_r: bytearray()}
         sel = selectors.DefaultSelector()
@@ -533,6 +550,8 @@ class Sandbox:
             if self._closed:
                 return
             self._closed = True
+        for slot in self._all_slots:  # in-flight jobs end now, not when they finish
+            slot.abort()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
         for slot in self._all_slots:
