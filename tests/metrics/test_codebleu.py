@@ -169,3 +169,61 @@ def test_signature():
 def test_bad_input_is_named(refs, preds, kwargs, error, match):
     with pytest.raises(error, match=match):
         codebleu(refs, preds, **kwargs)
+
+
+_SEEDED = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import _codebleu_corpus as corpus
+from quantum_codegen_eval.metrics.codebleu import codebleu
+progs = corpus.package_functions("pennylane", 8, 80, "templates")
+refs, preds = corpus.make_pairs(progs, 150, seed=3)
+out = {"corpus": [codebleu(refs, preds, variant=v).as_dict() for v in ("standard", "quantum")]}
+print(json.dumps(out))
+"""
+
+
+def test_bit_identical_across_hash_seeds_and_processes():
+    """Every variant gives one number whatever PYTHONHASHSEED is (the reference does not)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    support = str(Path(__file__).resolve().parents[1] / "support")
+    outs = []
+    for seed in ("0", "1", "random", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", _SEEDED, support], capture_output=True,
+                              text=True, env=env, check=True)
+        outs.append(done.stdout)
+    assert all(o == outs[0] for o in outs[1:])  # byte-for-byte, per-sample numbers included
+    assert json.loads(outs[0])["corpus"][0]["dataflow_match"] > 0
+
+
+def test_corpus_has_order_dependent_merges():
+    """The seed test above must be able to fail: on its corpus some DFG name merges hold two or
+    more distinct names, where the reference's ``list(set(...))`` order depends on the seed."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+    import _codebleu_corpus as corpus
+
+    seen = []
+    real = _codebleu_ref._first_seen
+
+    def spy(names):
+        out = real(names)
+        seen.append(len(out))
+        return out
+
+    progs = corpus.package_functions("pennylane", 8, 80, "templates")
+    refs, preds = corpus.make_pairs(progs, 150, seed=3)
+    _codebleu_ref._first_seen = spy
+    try:
+        codebleu(refs, preds)
+    finally:
+        _codebleu_ref._first_seen = real
+    assert sum(n >= 2 for n in seen) > 10

@@ -4,10 +4,17 @@ Ported from https://github.com/k4black/codebleu (``codebleu/parser/utils.py``,
 ``codebleu/parser/DFG.py``, ``codebleu/dataflow_match.py``, ``codebleu/keywords/python.txt``).
 Copyright (c) Microsoft Corporation; Copyright (c) 2023 Konstantin Chernyshev. MIT licence.
 
-These functions are deliberately NOT tidied: their exact behaviour (including ``list(set(...))``
-orderings, byte-vs-character column mixing and swallowed exceptions) is what the
-``variant="standard"`` parity guarantee rests on. Speed comes from calling them once per
-distinct string (see ``codebleu.py``), not from changing them.
+These functions are deliberately NOT tidied: their exact behaviour (byte-vs-character column
+mixing, swallowed exceptions) is what the ``variant="standard"`` parity guarantee rests on.
+Speed comes from calling them once per distinct string (see ``codebleu.py``).
+
+One deliberate change (the ``dfg-merge`` rule of the signature): where the reference merges
+lists of variable *names* with ``list(set(a + b))``, whose order depends on the string hash
+seed (``PYTHONHASHSEED``) and so changes from one process to the next, we keep the names in
+order of first appearance, ``_first_seen(a + b)``. The order of those lists decides the
+``var_i`` renaming and the parent lists compared by the dataflow match, so this makes the
+score one number. Lists of token *indices* are never compared (only names are), so their
+order is irrelevant; they are sorted for definiteness.
 
 >>> remove_comments_and_docstrings('def f():\\n    "doc"\\n    return 1  # one\\n')
 'def f():\\n    return 1  '
@@ -71,6 +78,11 @@ def strip_or_keep(source: str) -> str:
 
 
 _STRINGISH = ("string_literal", "string", "character_literal")
+
+
+def _first_seen(names: list) -> list:
+    """Distinct items in order of first appearance (the reference: ``list(set(names))``)."""
+    return list(dict.fromkeys(names))
 _BY_INDEX = itemgetter(1)
 
 
@@ -129,7 +141,7 @@ def _merge_loop_dfg(DFG):
         if (x[0], x[1], x[2]) not in dic:
             dic[(x[0], x[1], x[2])] = [x[3], x[4]]
         else:
-            dic[(x[0], x[1], x[2])][0] = list(set(dic[(x[0], x[1], x[2])][0] + x[3]))
+            dic[(x[0], x[1], x[2])][0] = _first_seen(dic[(x[0], x[1], x[2])][0] + x[3])
             dic[(x[0], x[1], x[2])][1] = sorted(list(set(dic[(x[0], x[1], x[2])][1] + x[4])))
     return [(x[0], x[1], x[2], y[0], y[1]) for x, y in sorted(dic.items(), key=lambda t: t[0][1])]
 
@@ -336,8 +348,8 @@ def get_data_flow(code: str, root_node) -> list:
                 d[0],
                 d[1],
                 d[2],
-                list(set(dic[d[1]][3] + d[3])),
-                list(set(dic[d[1]][4] + d[4])),
+                _first_seen(dic[d[1]][3] + d[3]),
+                sorted(set(dic[d[1]][4] + d[4])),
             )
     return list(dic.values())
 

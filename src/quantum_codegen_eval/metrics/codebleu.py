@@ -31,6 +31,7 @@ from ._codebleu_ref import (
     normalize_dataflow,
     strip_or_keep,
 )
+from .results import CodeBLEUComponents, CodeBLEUScore
 from .signature import make_signature, package_version
 
 VARIANTS = ("standard", "quantum")
@@ -212,7 +213,7 @@ def _pair_stats(memo: _Memo, refs: list[str], hyp: str) -> _PairStats:
     )
 
 
-def _scores(stats: list[_PairStats], variant: str, weights: Sequence[float]) -> dict[str, float]:
+def _scores(stats: list[_PairStats], variant: str, weights: Sequence[float]) -> CodeBLEUComponents:
     bleu, weighted = Stats.zero(), Stats.zero()
     s_match = s_total = d_match = d_total = 0
     for st in stats:
@@ -236,7 +237,7 @@ def _scores(stats: list[_PairStats], variant: str, weights: Sequence[float]) -> 
         out["dataflow_match"] = sum(st.keys for st in stats) / len(stats)
         last = out["dataflow_match"]
     total = a * out["ngram_match"] + b * out["weighted_ngram_match"] + c * out["syntax_match"]
-    return {"codebleu": total + d * last, **out}
+    return CodeBLEUComponents(codebleu=total + d * last, **out)
 
 
 def _normalise_refs(references: Any, n_pred: int) -> list[list[str]]:
@@ -282,15 +283,17 @@ def codebleu(
     weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
     qml_weight: float = 3.0,
     per_sample: bool = True,
-) -> dict[str, Any]:
+) -> CodeBLEUScore:
     """Corpus CodeBLEU of ``predictions`` against ``references``.
 
     ``references[i]`` is one reference string or a list of them (as in ``codebleu.calc_codebleu``).
     ``weights`` are (alpha, beta, gamma, theta) for n-gram, weighted n-gram, syntax and
     dataflow (or, for ``variant="quantum"``, key) match. ``qml_weight`` is the weight of a quantum
-    token in the weighted n-gram component (keywords weigh 1, other tokens 0.2). Returns
-    ``codebleu``, the four components, ``per_sample`` (one dict per pair, each pair scored as a
-    corpus of one) and ``signature``.
+    token in the weighted n-gram component (keywords weigh 1, other tokens 0.2). Returns a
+    :class:`~.results.CodeBLEUScore`: ``codebleu``, the four components, ``per_sample`` (one
+    :class:`~.results.CodeBLEUComponents` per pair, each pair scored as a corpus of one),
+    ``signature`` and ``warnings``; it reads as a dict too (``out["codebleu"]``,
+    ``out.as_dict()``).
     """
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
@@ -311,7 +314,9 @@ def codebleu(
     refs = _normalise_refs(references, len(predictions))
     memo = _Memo(variant, lang, float(qml_weight))
     stats = [_pair_stats(memo, r, p.strip()) for r, p in zip(refs, predictions, strict=True)]
-    out: dict[str, Any] = _scores(stats, variant, weights)
-    out["per_sample"] = [_scores([st], variant, weights) for st in stats] if per_sample else []
-    out["signature"] = signature(variant, lang, weights, qml_weight)
-    return out
+    total = _scores(stats, variant, weights)
+    return CodeBLEUScore(
+        **total,
+        per_sample=tuple(_scores([st], variant, weights) for st in stats) if per_sample else (),
+        signature=signature(variant, lang, weights, qml_weight),
+    )

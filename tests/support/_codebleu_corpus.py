@@ -1,4 +1,4 @@
-"""Real-code (reference, prediction) pairs for the CodeBLEU parity test and bench.
+"""Real-code (reference, prediction) pairs for the CodeBLEU parity test and bench (test support).
 
 Programs are read at run time from code already on the machine, never stored in this repo:
 function definitions of the installed ``pennylane`` and ``qiskit`` packages, the QHack templates
