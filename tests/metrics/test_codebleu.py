@@ -227,3 +227,60 @@ def test_corpus_has_order_dependent_merges():
     finally:
         _codebleu_ref._first_seen = real
     assert sum(n >= 2 for n in seen) > 10
+
+
+SNIPPET = """def circuit(theta):
+    qml.Hadamard(wires=0)
+    qml.RX(theta, wires=1)
+    return qml.expval(qml.PauliZ(1))
+"""
+
+
+def test_bare_qml_is_pennylane_unless_something_binds_it():
+    assert _codebleu_quantum.key_set(SNIPPET, "pennylane") == {
+        "qml.Hadamard", "qml.RX", "qml.expval", "qml.PauliZ"}
+    out = codebleu([SNIPPET], [SNIPPET.replace("RX", "RY")], variant="quantum", lang="pennylane")
+    assert out["dataflow_match"] == pytest.approx(3 / 5)  # was 1.0: both key sets were empty
+    for binding in ("import mylib as qml\n", "from mylib import qml\n", "qml = Fake()\n",
+                    "def f(qml):\n    pass\n", "for qml in xs:\n    pass\n"):
+        assert _codebleu_quantum.key_set(binding + SNIPPET, "pennylane") == set(), binding
+
+
+def test_qiskit_circuit_rename_is_free_a_gate_swap_is_not():
+    renamed = QISKIT_REF.replace("qc", "my_circuit")
+    swapped = QISKIT_REF.replace("qc.cx(0, 1)", "qc.cz(0, 1)")
+    rename = codebleu([QISKIT_REF], [renamed], variant="quantum", lang="qiskit")
+    swap = codebleu([QISKIT_REF], [swapped], variant="quantum", lang="qiskit")
+    assert rename["codebleu"] == pytest.approx(1.0)
+    assert swap["codebleu"] < 0.95
+    toks = _codebleu_quantum.quantum_tokens(renamed, "qiskit")
+    assert "circuit.cx" in toks and "my_circuit.cx" not in toks
+    assert "xs.append" in _codebleu_quantum.quantum_tokens("xs.append(1)\nqc.h(0)", "qiskit")
+
+
+def test_library_mismatch_warns():
+    swapped = QISKIT_REF.replace("qc.cx(0, 1)", "qc.cz(0, 1)")
+    with pytest.warns(UserWarning, match="1 of 1 pairs look like Qiskit code"):
+        out = codebleu([QISKIT_REF], [swapped], variant="quantum", lang="pennylane")
+    assert out["dataflow_match"] == 1.0 and len(out.warnings) == 1
+    with pytest.warns(UserWarning, match="look like PennyLane code"):
+        codebleu([PL_REF], [PL_REF], variant="quantum", lang="qiskit")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert codebleu([PL_REF], [PL_REF], variant="quantum").warnings == ()
+        assert codebleu([QISKIT_REF], [QISKIT_REF]).warnings == ()  # standard: no keys
+
+
+def test_results_are_typed_and_read_as_dicts():
+    from quantum_codegen_eval.metrics.results import CodeBLEUComponents, CodeBLEUScore
+
+    out = codebleu([PL_REF], [PL_REF.replace("RX", "RY")])
+    assert isinstance(out, CodeBLEUScore) and isinstance(out.per_sample[0], CodeBLEUComponents)
+    assert out["codebleu"] == out.codebleu and out.get("nope") is None
+    plain = out.as_dict()
+    assert set(plain) >= {"codebleu", "ngram_match", "weighted_ngram_match", "syntax_match",
+                          "dataflow_match", "per_sample", "signature"}
+    assert plain["per_sample"][0]["codebleu"] == out.per_sample[0].codebleu
+    assert dict(out)["signature"] == out.signature

@@ -18,6 +18,7 @@ the program's quantum key set K(c)), with a Qiskit counterpart under ``lang="qis
 from __future__ import annotations
 
 import re
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -315,8 +316,32 @@ def codebleu(
     memo = _Memo(variant, lang, float(qml_weight))
     stats = [_pair_stats(memo, r, p.strip()) for r, p in zip(refs, predictions, strict=True)]
     total = _scores(stats, variant, weights)
+    notes = _lang_warnings(refs, predictions, variant, lang)
+    for note in notes:
+        warnings.warn(note, UserWarning, stacklevel=2)
     return CodeBLEUScore(
         **total,
         per_sample=tuple(_scores([st], variant, weights) for st in stats) if per_sample else (),
         signature=signature(variant, lang, weights, qml_weight),
+        warnings=tuple(notes),
     )
+
+
+def _lang_warnings(refs: list[list[str]], preds: Sequence[str], variant: str,
+                   lang: str) -> list[str]:
+    """The quantum key match only sees the library ``lang`` names: Qiskit code scored with
+    ``lang="pennylane"`` has no keys (a silent key match of 1.0), and the reverse. Say so."""
+    if variant != "quantum":
+        return []
+    want = "qiskit" if lang == "qiskit" else "pennylane"
+    bad = sum(
+        any(qk.looks_like(t) not in (None, want) for t in [p, *r])
+        for r, p in zip(refs, preds, strict=True)
+    )
+    if not bad:
+        return []
+    other = "pennylane" if want == "qiskit" else "qiskit"
+    label = {"qiskit": "Qiskit", "pennylane": "PennyLane"}
+    return [f"codebleu: {bad} of {len(preds)} pairs look like {label[other]} code but "
+            f"lang={lang!r} keys on {label[want]} names, so their key match compares (mostly "
+            f"empty) {label[want]} key sets; pass lang={other!r}"]
