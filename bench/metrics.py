@@ -134,9 +134,7 @@ def seed_gap_corpora(up: Path) -> dict[str, tuple[list[str], list[str]]]:
         if path.is_file():
             tasks += json.loads(path.read_text())
     full = [t["prompt"] + t["canonical_solution"] for t in tasks]
-    templates = [p.read_text(encoding="utf8", errors="replace")
-                 for p in sorted((up / "qhack").rglob("*.py"))]
-    templates = [t for t in templates if t.strip()]
+    templates = [t for t in corpus.qhack_templates(up).values() if t.strip()]
     return {
         "humaneval solution vs prompt": (full, [t["prompt"] for t in tasks]),
         "humaneval solution vs next": (full, full[1:] + full[:1]),

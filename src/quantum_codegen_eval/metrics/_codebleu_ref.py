@@ -8,13 +8,14 @@ These functions are deliberately NOT tidied: their exact behaviour (byte-vs-char
 mixing, swallowed exceptions) is what the ``variant="standard"`` parity guarantee rests on.
 Speed comes from calling them once per distinct string (see ``codebleu.py``).
 
-One deliberate change (the ``dfg-merge`` rule of the signature): where the reference merges
-lists of variable *names* with ``list(set(a + b))``, whose order depends on the string hash
-seed (``PYTHONHASHSEED``) and so changes from one process to the next, we keep the names in
-order of first appearance, ``_first_seen(a + b)``. The order of those lists decides the
-``var_i`` renaming and the parent lists compared by the dataflow match, so this makes the
-score one number. Lists of token *indices* are never compared (only names are), so their
-order is irrelevant; they are sorted for definiteness.
+Two deliberate changes, both named in the signature. ``tokenize:py3.11``: the comment stripper
+tokenizes as Python 3.11 does on every Python (``_codebleu_strip``; 3.12 changed ``tokenize``).
+``dfg-merge:first-seen``: where the reference merges lists of variable *names* with
+``list(set(a + b))``, whose order depends on the string hash seed (``PYTHONHASHSEED``) and so
+changes from one process to the next, we keep the names in order of first appearance,
+``_first_seen(a + b)``. The order of those lists decides the ``var_i`` renaming and the parent
+lists compared by the dataflow match, so this makes the score one number. Lists of token
+*indices* are never compared (only names are), so their order is irrelevant; they are sorted.
 
 >>> remove_comments_and_docstrings('def f():\\n    "doc"\\n    return 1  # one\\n')
 'def f():\\n    return 1  '
@@ -22,9 +23,9 @@ order is irrelevant; they are sorted for definiteness.
 
 from __future__ import annotations
 
-import tokenize
-from io import StringIO
 from operator import itemgetter
+
+from ._codebleu_strip import remove_comments_and_docstrings, strip_or_keep  # noqa: F401
 
 # codebleu/keywords/python.txt
 PYTHON_KEYWORDS = (
@@ -32,49 +33,6 @@ PYTHON_KEYWORDS = (
     "finally for from global if import in is lambda nonlocal not or pass raise return try while "
     "with yield match case type"
 ).split()
-
-
-def remove_comments_and_docstrings(source: str) -> str:
-    """The reference's Python comment/docstring stripper (raises on untokenizable input)."""
-    io_obj = StringIO(source)
-    out = ""
-    prev_toktype = tokenize.INDENT
-    last_lineno = -1
-    last_col = 0
-    for tok in tokenize.generate_tokens(io_obj.readline):
-        token_type = tok[0]
-        token_string = tok[1]
-        start_line, start_col = tok[2]
-        end_line, end_col = tok[3]
-        if start_line > last_lineno:
-            last_col = 0
-        if start_col > last_col:
-            out += " " * (start_col - last_col)
-        if token_type == tokenize.COMMENT:
-            pass
-        elif token_type == tokenize.STRING:
-            if prev_toktype != tokenize.INDENT:
-                if prev_toktype != tokenize.NEWLINE:
-                    if start_col > 0:
-                        out += token_string
-        else:
-            out += token_string
-        prev_toktype = token_type
-        last_col = end_col
-        last_lineno = end_line
-    temp = []
-    for x in out.split("\n"):
-        if x.strip() != "":
-            temp.append(x)
-    return "\n".join(temp)
-
-
-def strip_or_keep(source: str) -> str:
-    """``remove_comments_and_docstrings`` with the reference's ``except Exception: pass``."""
-    try:
-        return remove_comments_and_docstrings(source)
-    except Exception:
-        return source
 
 
 _STRINGISH = ("string_literal", "string", "character_literal")

@@ -270,6 +270,8 @@ def signature(variant: str, lang: str, weights: Sequence[float], qml_weight: flo
     else:
         fields["tokenizer"] = "whitespace"
         fields["reference"] = "codebleu-0.7.0"
+        fields["dfg-merge"] = "first-seen"  # the reference's set order depends on the hash seed
+        fields["tokenize"] = "py3.11"  # comment stripping tokenizes as Python 3.11 does
     fields["tree-sitter"] = package_version("tree-sitter")
     fields["tree-sitter-python"] = package_version("tree-sitter-python")
     return make_signature("codebleu", **fields)
