@@ -4,8 +4,8 @@ Run: ``.venv/bin/python bench/metrics.py [speed|seed-gap|keys] [--pairs 1000] [-
 (default: all three). Upstream material (QHack templates, Qiskit HumanEval) is read from
 ``$QCE_UPSTREAM`` (the tests' fixture folder), never copied.
 
-``speed``: programs are 30-80-line functions of the installed PennyLane and Qiskit packages plus
-QHack functions. Three corpora are timed, each as ONE corpus call on both sides:
+``speed``: programs are 30-80-line functions of the installed PennyLane package, of
+``qiskit.circuit`` and of the QHack templates and notebooks. Three corpora are timed, each as ONE corpus call on both sides:
 
 * ``distinct``: every reference and every prediction occurs once (a program against a mutated
   copy of another program), the hardest case for per-string caching;
@@ -64,8 +64,8 @@ def upstream() -> Path | None:
 
 
 def programs() -> list[str]:
-    progs = corpus.package_functions("pennylane", 30, 80, "templates")
-    progs += corpus.package_functions("qiskit", 30, 80, "circuit/library")
+    progs = corpus.package_functions("pennylane", 30, 80)
+    progs += corpus.package_functions("qiskit", 30, 80, "circuit")
     up = upstream()
     if up is not None:
         progs += corpus.qhack_programs(up, 30, 80)
