@@ -1,7 +1,7 @@
 """CodeBLEU: speed against the published ``codebleu==0.7.0``, the seed gap, the quantum keys.
 
-Run: ``.venv/bin/python bench/metrics.py [speed|seed-gap|keys] [--pairs 1000] [--k 5]``
-(default: all three). Upstream material (QHack templates, Qiskit HumanEval) is read from
+Run: ``.venv/bin/python bench/metrics.py [speed|seed-gap|keys|hallucination] [--pairs 1000]``
+(default: all four). Upstream material (QHack templates, Qiskit HumanEval) is read from
 ``$QCE_UPSTREAM`` (the tests' fixture folder), never copied.
 
 ``speed``: programs are 30-80-line functions of the installed PennyLane package, of
@@ -223,16 +223,130 @@ def run_keys(args) -> None:
           f"gate/measurement swapped: mean codebleu {cb:.4f}, key match {km:.4f}")
 
 
+# --- hallucination check on real code ---------------------------------------------------------
+
+FAKES = {
+    "gate": ["qml.RXY(0.1, wires=0)", "qml.ControlledHadamardGate(wires=[0, 1])",
+             "qml.SqrtCNOT(wires=[0, 1])", "qml.PauliXY(wires=0)"],
+    "template": ["qml.templates.QuantumConvolutionLayers(w, wires=[0, 1])",
+                 "qml.StronglyEntanglingLayer(w, wires=[0, 1])",
+                 "qml.AmplitudeEncoding([1, 0], wires=0)", "qml.templates.RandomLayer(w, wires=0)"],
+    "measurement": ["qml.expectation(qml.PauliZ(0))", "qml.probability(wires=0)",
+                    "qml.measure_all()", "qml.expval_all(wires=[0, 1])"],
+    "submodule": ["qml.quantum_ml.Layer(2)", "qml.optimizers.AdamOptimizer(0.1)",
+                  "qml.noise_models.Depolarizing(0.1)", "qml.circuits.bell_state()"],
+    "device": ["qml.device('default.qubits', wires=2)", "qml.device('lightning.qbit', wires=2)",
+               "qml.device('default.quantum', wires=2)", "qml.device('qubit.default', wires=2)"],
+}
+VERSIONS = ("0.28", "0.34", "0.45")
+
+
+def doc_examples(version: str) -> list[str]:
+    """The ``>>>`` examples of every docstring in PennyLane ``version``'s own sources (its
+    wheel, or the installed package), one snippet per docstring."""
+    import ast
+    import doctest
+
+    from quantum_codegen_eval.loaders.pennylane_api_index import release_files
+
+    sources, _ = release_files(version)
+    parser, out = doctest.DocTestParser(), []
+    for mod, text in sorted(sources.items()):
+        if "tests" in mod.split("."):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                doc = ast.get_docstring(node)
+                if doc and ">>>" in doc:
+                    try:
+                        examples = parser.get_examples(doc)
+                    except ValueError:
+                        continue
+                    snippet = "".join(e.source for e in examples)
+                    if "qp." in snippet and "as qp" not in snippet:
+                        snippet = "import pennylane as qp\n" + snippet  # 0.45's docs say qp
+                    if "qml." in snippet or "pennylane" in snippet:
+                        out.append(snippet)
+    return out
+
+
+def _check(codes: list[str], version: str) -> dict:
+    from quantum_codegen_eval.metrics.hallucination import find_hallucinations
+
+    stats = {"files": len(codes), "unparsable": 0, "refs": 0, "hallucinated": 0,
+             "files_with_fp": 0, "drift": 0, "private": 0, "names": []}
+    for code in codes:
+        try:
+            found = find_hallucinations(code, version)
+        except Exception:  # noqa: BLE001 -- CodeParseError
+            stats["unparsable"] += 1
+            found = find_hallucinations(code, version, recover=True)
+        stats["refs"] += len(found)
+        bad = [f for f in found if f.status == "hallucinated"]
+        stats["hallucinated"] += len(bad)
+        stats["files_with_fp"] += bool(bad)
+        stats["drift"] += sum(f.status in ("removed", "too_new") for f in found)
+        stats["private"] += sum(f.status == "private" for f in found)
+        stats["names"] += [f.name for f in bad]
+    return stats
+
+
+def run_hallucination(args) -> None:
+    from collections import Counter
+
+    from quantum_codegen_eval.metrics.hallucination import find_hallucinations
+
+    up = upstream()
+    if up is None:
+        raise SystemExit("hallucination needs the upstream material: set QCE_UPSTREAM")
+    templates = list(corpus.qhack_templates(up).values())
+    humaneval = corpus.humaneval_programs(up)
+    corpora = {"qhack templates": lambda v: templates, "qiskit humaneval": lambda v: humaneval,
+               "pennylane doc examples (own release)": doc_examples}
+    print("false positives = references reported 'hallucinated' in real code")
+    for name, get in corpora.items():
+        for v in VERSIONS:
+            version = {"0.28": "0.28.0", "0.34": "0.34.0", "0.45": "0.45.1"}[v]
+            st = _check(get(version), v)
+            common = Counter(st["names"]).most_common(4)
+            print(f"[{name} @ {v}] {st['files']} files ({st['unparsable']} unparsable, recovered),"
+                  f" {st['refs']} refs: {st['hallucinated']} false positives "
+                  f"({st['hallucinated'] / st['files']:.3f}/file, {st['files_with_fp']} files), "
+                  f"{st['private']} private, {st['drift']} removed/too_new; top: {common}")
+    print("recall on injected fakes: one fake line appended to each QHack template")
+    for kind, fakes in FAKES.items():
+        for v in VERSIONS:
+            hit = total = 0
+            for i, code in enumerate(templates):
+                fake = fakes[i % len(fakes)]
+                injected = code.rstrip("\n") + "\n" + fake + "\n"
+                try:
+                    found = find_hallucinations(injected, v)
+                except Exception:  # noqa: BLE001 -- CodeParseError
+                    found = find_hallucinations(injected, v, recover=True)
+                line = injected.count("\n")
+                total += 1
+                hit += any(f.line == line and f.status == "hallucinated" for f in found)
+            print(f"  {kind:11} @ {v}: {hit}/{total} detected ({hit / total:.1%})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", nargs="*", default=["speed", "seed-gap", "keys"],
-                    choices=["speed", "seed-gap", "keys"])
+    ap.add_argument("what", nargs="*", default=["speed", "seed-gap", "keys", "hallucination"],
+                    choices=["speed", "seed-gap", "keys", "hallucination"])
     ap.add_argument("--pairs", type=int, default=1000)
     ap.add_argument("--k", type=int, default=5, help="predictions per reference (k-samples)")
     ap.add_argument("--repeat", type=int, default=3, help="runs of ours (median CPU time)")
     args = ap.parse_args()
     for what in args.what:
-        {"speed": run_speed, "seed-gap": run_seed_gap, "keys": run_keys}[what](args)
+        {"speed": run_speed, "seed-gap": run_seed_gap, "keys": run_keys,
+         "hallucination": run_hallucination}[what](args)
 
 
 if __name__ == "__main__":

@@ -670,7 +670,7 @@ def combine_supplement(index: dict, scans: list[dict]) -> dict:
     root: dict = {}
     devices: dict[str, int] = {}
     # imported here: the walker part of this file runs in bare environments
-    from quantum_codegen_eval.metrics.hallucination import _exists
+    from quantum_codegen_eval.metrics.hallucination import _exists, home_path
 
     def add(path: str, bit: int, kind: str) -> None:
         children = root
@@ -689,8 +689,9 @@ def combine_supplement(index: dict, scans: list[dict]) -> dict:
             return _exists(index, path.split(".")[1:], bit, supplement=False)
 
         for path in scan["lazy"]:
+            mod, _, name = path.rpartition(".")
             if not walked(path):
-                add(path, bit, "lazy")
+                add(f"{home_path(index, mod, bit) or mod}.{name}", bit, "lazy")
         for mod, names in scan["modules"].items():
             if mod == "pennylane" or walked(mod):
                 continue
@@ -699,8 +700,9 @@ def combine_supplement(index: dict, scans: list[dict]) -> dict:
                 if not walked(f"{mod}.{n}"):
                     add(f"{mod}.{n}", bit, "extras")
         for mod, names in scan["private"].items():
+            home = home_path(index, mod, bit) or mod  # where the resolver looks for them
             for n in names:
-                add(f"{mod}.{n}", bit, "private")
+                add(f"{home}.{n}", bit, "private")
         for d in scan["devices"]:
             devices[d] = devices.get(d, 0) | 1 << bit
 

@@ -157,6 +157,17 @@ def _supplement_node(index: dict, path: str) -> list | None:
 def _resolve(index: dict, parts: list[str], bit: int, supplement: bool = True) -> str | None:
     """How ``pennylane.<parts>`` exists in release ``bit``, following aliases: ``ok``,
     ``lazy``, ``extras`` or ``private``; None when it does not exist there."""
+    return _walk(index, parts, bit, supplement)[0]
+
+
+def home_path(index: dict, dotted: str, bit: int) -> str | None:
+    """The path where the walk listed the module or class ``dotted`` in release ``bit`` (its
+    home: ``pennylane.ops.qubit.RX`` -> ``pennylane.RX``), or None."""
+    note, path = _walk(index, dotted.split(".")[1:], bit, False)
+    return path if note is not None else None
+
+
+def _walk(index: dict, parts: list[str], bit: int, supplement: bool) -> tuple[str | None, str]:
     m = 1 << bit
     path = "pennylane"
     note = "ok"
@@ -164,14 +175,14 @@ def _resolve(index: dict, parts: list[str], bit: int, supplement: bool = True) -
     for i, part in enumerate(parts):
         kind = node[1]
         if kind in _BEYOND or (kind == "extras" and len(node) <= 2):
-            return note  # attributes of functions, instances, ... are beyond the index
+            return note, path  # attributes of functions, instances, ... are beyond the index
         children = node[2] if len(node) > 2 else {}
         child = children.get(part)
         if child is None or not child[0] & m:
             fb = index.get("fallbacks", {}).get(path, {})
             for target, fmask in fb.items():
                 if fmask & m and _external_has(index, target[4:], part, m):
-                    return note
+                    return note, path
             extra = _supplement_node(index, f"{path}.{part}") if supplement else None
             if extra is not None and extra[0] & m:
                 note = "extras" if extra[1].startswith("extras") else extra[1]
@@ -179,8 +190,8 @@ def _resolve(index: dict, parts: list[str], bit: int, supplement: bool = True) -
                 node = extra
                 continue
             if part.startswith("_") and kind == "class" and supplement:
-                return "private"  # private class attributes are not listed: not invented
-            return None
+                return "private", path  # private class attributes are not listed: not invented
+            return None, path
         path = f"{path}.{part}"
         for target, amask in index["aliases"].get(path, {}).items():
             if not amask & m:
@@ -188,14 +199,14 @@ def _resolve(index: dict, parts: list[str], bit: int, supplement: bool = True) -
             if target.startswith("ext:"):
                 rest = parts[i + 1:]
                 ok = not rest or _external_has(index, target[4:], rest[0], m)
-                return note if ok else None
+                return (note if ok else None), path
             home = _node(index, target)
             if home is not None:
                 child = home
                 path = target
             break
         node = child
-    return note
+    return note, path
 
 
 def _exists(index: dict, parts: list[str], bit: int, supplement: bool = True) -> bool:
@@ -474,12 +485,14 @@ class HallucinationRate:
 
 
 def hallucination_rate(codes: Iterable[str], pennylane_version: str | None = None, *,
-                       unparsable: Literal["exclude", "hallucinated", "clean"] = "exclude",
+                       unparsable: Literal["exclude", "hallucinated", "clean",
+                                           "recover"] = "exclude",
                        index: dict | None = None) -> HallucinationRate:
     """Share of solutions with >= 1 ``hallucinated`` name.
 
     ``unparsable`` says how code that does not parse counts: ``exclude`` (default: left out of
-    the denominator, counted in ``n_unparsable``), ``hallucinated`` or ``clean``.
+    the denominator, counted in ``n_unparsable``), ``hallucinated``, ``clean``, or ``recover``
+    (checked on the references tree-sitter recovers; still counted in ``n_unparsable``).
     ``per_solution`` holds ``hallucinated``, ``clean`` or ``unparsable`` for each solution;
     ``n_removed``/``n_too_new`` count solutions with such a name (and none hallucinated).
 
@@ -488,8 +501,9 @@ def hallucination_rate(codes: Iterable[str], pennylane_version: str | None = Non
     >>> (r.rate, r.n_checked, r.per_solution)
     (0.5, 2, ('clean', 'hallucinated', 'unparsable'))
     """
-    if unparsable not in ("exclude", "hallucinated", "clean"):
-        raise ValueError(f"unparsable must be exclude, hallucinated or clean, got {unparsable!r}")
+    if unparsable not in ("exclude", "hallucinated", "clean", "recover"):
+        raise ValueError("unparsable must be exclude, hallucinated, clean or recover, got "
+                         f"{unparsable!r}")
     index = index or load_index()
     target = index["versions"][resolve_target(pennylane_version, index)]
     per, n_h, n_r, n_t, n_u = [], 0, 0, 0, 0
@@ -500,9 +514,12 @@ def hallucination_rate(codes: Iterable[str], pennylane_version: str | None = Non
         try:
             statuses = {f.status for f in find_hallucinations(code, target, index=index)}
         except CodeParseError:
-            per.append("unparsable")
             n_u += 1
-            continue
+            if unparsable != "recover":
+                per.append("unparsable")
+                continue
+            statuses = {f.status for f in find_hallucinations(code, target, index=index,
+                                                               recover=True)}
         if "hallucinated" in statuses:
             per.append("hallucinated")
             n_h += 1
