@@ -13,6 +13,14 @@ leaves it out)::
     qce build pennylane_api_index --out src/quantum_codegen_eval/metrics/data/pennylane_api_index.json.xz
     qce build pennylane_api_index --out idx.json.xz --option versions=0.34.0,0.45.1
 
+A *supplement* read statically from each release's files (its wheel, or the installed
+package) adds what importing cannot see: names served lazily by a module ``__getattr__``,
+modules whose import needs an optional dependency, private names and the shipped device names
+(:func:`scan_release`, :func:`combine_supplement`; ``--option mode=supplement`` recomputes only
+it, keeping the walks)::
+
+    qce build pennylane_api_index --out src/quantum_codegen_eval/metrics/data/pennylane_api_index.json.xz --option mode=supplement
+
 This file is also run as a script by the interpreters of those environments
 (``python pennylane_api_index.py --walk OUT.json``); the walker therefore uses the standard
 library only and works on Python 3.10+ with any PennyLane from 0.21 on.

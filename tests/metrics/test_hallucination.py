@@ -136,6 +136,10 @@ def test_hallucination_rate_and_unparsable_policy():
     assert r.per_solution == ("clean", "hallucinated", "clean", "unparsable")
     assert hallucination_rate(codes, unparsable="hallucinated").rate == 0.5
     assert hallucination_rate(codes, unparsable="clean").rate == 0.25
+    broken = codes + ["import pennylane as qml\ndef f(:\n    qml.Hadamrd(0)\n"]
+    recovered = hallucination_rate(broken, "0.45", unparsable="recover")
+    assert recovered.per_solution[-2:] == ("clean", "hallucinated")  # "def f(:" has no refs
+    assert (recovered.n_unparsable, recovered.n_checked, recovered.rate) == (2, 5, 2 / 5)
     assert "pennylane:0.45.1|unparsable:exclude" in r.signature
     with pytest.raises(ValueError, match="unparsable"):
         hallucination_rate(codes, unparsable="skip")
