@@ -3,8 +3,11 @@
 Every reference to PennyLane (``qml.RX``, ``pl.qchem.molecular_hamiltonian``, a name imported
 with ``from pennylane import X``) is looked up in the shipped API index
 (``metrics/data/pennylane_api_index.json.xz``, built by ``loaders/pennylane_api_index.py``); no
-PennyLane needs to be installed. Code is parsed with :mod:`ast`; code that does not parse raises
-:class:`CodeParseError` (never an empty "no hallucinations" list).
+PennyLane needs to be installed. Device names (``qml.device("default.qubits")``) are checked
+against the devices each release ships. Code is parsed with :mod:`ast`; code that does not parse
+raises :class:`CodeParseError` (never an empty "no hallucinations" list), or, with
+``recover=True``, yields the references tree-sitter's error-tolerant parse recovers, marked
+``recovered``. See docs/metrics/hallucination.md.
 
 >>> code = '''import pennylane as pl
 ... pl.QubitStateVector([1, 0], wires=0)
