@@ -278,11 +278,18 @@ def get_data_flow(code: str, root_node) -> list:
     """The reference ``get_data_flow`` on an already parsed tree of ``code``."""
     try:
         leaves = token_leaves(root_node)
-        lines = code.split("\n")
         index_to_code = {}
-        for idx, leaf in enumerate(leaves):
-            tok = index_to_code_token((leaf.start_point, leaf.end_point), lines)
-            index_to_code[(leaf.start_byte, leaf.end_byte)] = (idx, tok)
+        if code.isascii():
+            # Byte and character offsets coincide, and the reference's slicing of lines drops
+            # exactly the newlines a multi-line token spans: same tokens, no Point objects.
+            for idx, leaf in enumerate(leaves):
+                span = (leaf.start_byte, leaf.end_byte)
+                index_to_code[span] = (idx, code[span[0] : span[1]].replace("\n", ""))
+        else:
+            lines = code.split("\n")
+            for idx, leaf in enumerate(leaves):
+                tok = index_to_code_token((leaf.start_point, leaf.end_point), lines)
+                index_to_code[(leaf.start_byte, leaf.end_byte)] = (idx, tok)
         try:
             DFG, _ = DFG_python(root_node, index_to_code, {})
         except Exception:
