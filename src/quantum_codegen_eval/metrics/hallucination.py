@@ -34,6 +34,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
+from .results import MappingResult
 from .signature import make_signature
 
 __all__ = ["CodeParseError", "Finding", "HallucinationRate", "find_hallucinations",
@@ -52,7 +53,7 @@ class CodeParseError(ValueError):
 
 
 @dataclass(frozen=True)
-class Finding:
+class Finding(MappingResult):
     """One reference to a PennyLane name.
 
     ``name`` is the dotted name as written (``pl.QubitStateVector``), ``path`` its resolved
@@ -473,7 +474,7 @@ def find_hallucinations(code: str, pennylane_version: str | None = None, *,
 
 
 @dataclass(frozen=True)
-class HallucinationRate:
+class HallucinationRate(MappingResult):
     """Share of solutions with at least one hallucinated name (see :func:`hallucination_rate`)."""
 
     rate: float

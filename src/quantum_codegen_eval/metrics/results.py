@@ -1,6 +1,8 @@
 """Typed metric results that still read like the dicts they replace (sacrebleu's ``BLEUScore``
 is the model): attributes for editors and type checkers, ``result["key"]``, ``dict(result)`` and
-``result.as_dict()`` (JSON-ready, nested results converted) for existing code.
+``result.as_dict()`` (JSON-ready, nested results converted) for existing code. Every metric's
+result type derives from :class:`MappingResult`: these, ``PassAtK``/``PassAtKCI`` (passk) and
+``Finding``/``HallucinationRate`` (hallucination).
 
 >>> r = CodeBLEUComponents(0.5, 0.4, 0.6, 0.7, 0.3)
 >>> r.codebleu, r["syntax_match"], sorted(dict(r))[:2]
