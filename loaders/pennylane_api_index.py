@@ -454,7 +454,7 @@ def _wheel_dir() -> Path:
     return cache_dir() / "wheels"
 
 
-def _wheel(dist: str, version: str) -> Path:
+def _wheel(dist: str, version: str, download: bool = True) -> Path:
     """The wheel of ``dist==version`` (downloaded once, no dependencies)."""
     folder = _wheel_dir()
     norm = dist.lower().replace("-", "_")
@@ -462,12 +462,14 @@ def _wheel(dist: str, version: str) -> Path:
         name, ver = path.name.split("-")[:2]
         if name.lower().replace("-", "_") == norm and ver == version:
             return path
+    if not download:
+        raise FileNotFoundError(f"pip download gave no wheel of {dist}=={version} in {folder}")
     folder.mkdir(parents=True, exist_ok=True)
     subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
                     "--disable-pip-version-check", "--only-binary", ":all:",
                     "--python-version", "3.11", "--platform", "manylinux2014_x86_64",
                     f"{dist}=={version}", "-d", str(folder)], check=True, capture_output=True)
-    return _wheel(dist, version)
+    return _wheel(dist, version, download=False)
 
 
 def release_files(version: str) -> tuple[dict[str, str], str]:
@@ -512,7 +514,7 @@ def lightning_devices(version: str) -> list[str]:
         with zipfile.ZipFile(_wheel("pennylane-lightning", version)) as zf:
             entry = "".join(zf.read(n).decode() for n in zf.namelist()
                             if n.endswith(".dist-info/entry_points.txt"))
-    except (subprocess.CalledProcessError, RecursionError, OSError):
+    except (subprocess.CalledProcessError, OSError):
         try:
             entry = metadata.distribution("pennylane-lightning").read_text("entry_points.txt")
         except metadata.PackageNotFoundError:
