@@ -392,9 +392,10 @@ def build(source: str | None, out: str, *, versions: str | None = None,
     (lazy, optional-dependency and private names, devices): seconds instead of hours.
     """
     if mode == "supplement":
-        if unknown:
-            raise ValueError(f"pennylane_api_index: unknown option(s) {', '.join(sorted(unknown))}")
-        return supplement_only(out, [v.strip() for v in versions.split(",")] if versions else None)
+        if unknown or versions:
+            raise ValueError("pennylane_api_index: mode=supplement rescans every indexed release "
+                             "and takes no other option")
+        return supplement_only(out)
     if mode != "all":
         raise ValueError(f"pennylane_api_index: mode must be 'all' or 'supplement', got {mode!r}")
     if unknown:
@@ -729,8 +730,8 @@ def combine_supplement(index: dict, scans: list[dict]) -> dict:
                            "date": time.strftime("%Y-%m-%d", time.gmtime())}}
 
 
-def supplement_only(out: str | Path, versions: list[str] | None = None) -> dict:
-    """Recompute the supplement of the index at ``out`` (default the shipped one) for its
+def supplement_only(out: str | Path) -> dict:
+    """Recompute the supplement of the index at ``out`` (default the shipped one) for all its
     releases, without rebuilding the walks; writes ``out``."""
     from quantum_codegen_eval.metrics.hallucination import load_index
 
@@ -738,7 +739,7 @@ def supplement_only(out: str | Path, versions: list[str] | None = None) -> dict:
     index = dict(load_index(str(src) if src.is_file() else None))
     index.pop("supplement", None)
     started = time.time()
-    scans = [scan_release(v) for v in (versions or index["versions"])]
+    scans = [scan_release(v) for v in index["versions"]]
     index["supplement"] = combine_supplement(index, scans)
     path = write_index(index, out)
     return {"out": str(path), "bytes": path.stat().st_size, "versions": index["versions"],
