@@ -178,7 +178,9 @@ import _codebleu_corpus as corpus
 from quantum_codegen_eval.metrics.codebleu import codebleu
 progs = corpus.package_functions("pennylane", 8, 80, "templates")
 refs, preds = corpus.make_pairs(progs, 150, seed=3)
-out = {"corpus": [codebleu(refs, preds, variant=v).as_dict() for v in ("standard", "quantum")]}
+out = {"corpus": [codebleu(refs, preds, variant=v, lang=lang).as_dict()
+                  for v, lang in (("standard", "python"), ("quantum", "pennylane"),
+                                  ("quantum", "qiskit"))]}
 print(json.dumps(out))
 """
 

@@ -1,7 +1,9 @@
 """CodeBLEU: the CodeXGLUE metric (``variant="standard"``) and its quantum variant.
 
 ``variant="standard"`` reproduces PyPI ``codebleu==0.7.0`` for Python to 1e-6 (quirks included,
-see docs/metrics/codebleu.md); ``variant="quantum"`` is the PennySynth metric (``qml.*`` tokens
+see docs/metrics/codebleu.md), except that it gives one number in every process and on every
+Python (the reference's dataflow depends on ``PYTHONHASHSEED``, its comment stripper on the
+Python version: the ``dfg-merge`` and ``tokenize`` rules of the signature); ``variant="quantum"`` is the PennySynth metric (``qml.*`` tokens
 weigh ``qml_weight`` in the weighted n-gram component, dataflow replaced by a Jaccard match over
 the program's quantum key set K(c)), with a Qiskit counterpart under ``lang="qiskit"``.
 
