@@ -28,6 +28,7 @@ import bisect
 import fnmatch
 import json
 import lzma
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -382,9 +383,7 @@ def _ts_references(code: str) -> list[tuple[str, str, int, int]]:
 
     import_lines = {n.start_point[0] for n in nodes
                     if n.type in ("import_statement", "import_from_statement")}
-    line_starts = [0]
-    for line in code.splitlines(keepends=True):
-        line_starts.append(line_starts[-1] + len(line))
+    line_starts = [0] + [m.end() for m in re.finditer("\n", code)]  # rows as tree-sitter counts
     toks = [(m.lastgroup or "o", m.group(0), m.start()) for m in _TOKEN_RE.finditer(code)]
     toks = [t for t in toks if t[0] != "c"]
     for i, (kind, tok, start) in enumerate(toks):
