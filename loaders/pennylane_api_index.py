@@ -5,13 +5,21 @@ submodules recursively, and the public attributes of PennyLane's classes), for s
 PennyLane releases, so that :func:`quantum_codegen_eval.metrics.hallucination.find_hallucinations`
 needs no PennyLane installed.
 
-Each release is walked inside its own virtual environment (``$QCE_CACHE/api-index-envs/``,
-default ``~/.cache/quantum-codegen-eval``), created here from the pins in :data:`RECIPES`; the
+Each release is walked inside its own virtual environment (``cache_dir("api-index-envs")``,
+see ``quantum_codegen_eval.cache``), created here from the pins in :data:`RECIPES`; the
 PennyLane installed in the running interpreter is walked in-process (``--option current=none``
 leaves it out)::
 
     qce build pennylane_api_index --out src/quantum_codegen_eval/metrics/data/pennylane_api_index.json.xz
     qce build pennylane_api_index --out idx.json.xz --option versions=0.34.0,0.45.1
+
+A *supplement* read statically from each release's files (its wheel, or the installed
+package) adds what importing cannot see: names served lazily by a module ``__getattr__``,
+modules whose import needs an optional dependency, private names and the shipped device names
+(:func:`scan_release`, :func:`combine_supplement`; ``--option mode=supplement`` recomputes only
+it, keeping the walks)::
+
+    qce build pennylane_api_index --out src/quantum_codegen_eval/metrics/data/pennylane_api_index.json.xz --option mode=supplement
 
 This file is also run as a script by the interpreters of those environments
 (``python pennylane_api_index.py --walk OUT.json``); the walker therefore uses the standard
@@ -240,10 +248,10 @@ def _numpy_fallback(mod: types.ModuleType) -> bool:
 # --------------------------------------------------------------------------------------------
 
 def cache_dir() -> Path:
-    """Where the per-release environments live (``$QCE_CACHE/api-index-envs``)."""
-    root = os.environ.get("QCE_CACHE")
-    base = Path(root) if root else Path.home() / ".cache" / "quantum-codegen-eval"
-    return base / "api-index-envs"
+    """Where the per-release environments live: ``cache_dir("api-index-envs")`` of the package."""
+    from quantum_codegen_eval.cache import cache_dir as qce_cache_dir
+
+    return qce_cache_dir("api-index-envs")
 
 
 def ensure_env(version: str) -> Path:
@@ -374,16 +382,25 @@ def write_index(index: dict, out: str | Path) -> Path:
 
 
 def build(source: str | None, out: str, *, versions: str | None = None,
-          current: str = "this", **unknown: str) -> dict:
+          current: str = "this", mode: str = "all", **unknown: str) -> dict:
     """``qce build pennylane_api_index --out FILE``: walk each release, write the index.
 
     ``source`` is unused (PennyLane releases come from PyPI). ``versions`` is a comma-separated
     subset of :data:`RECIPES` (default: all); ``current="this"`` adds the PennyLane installed in
-    the running interpreter, ``current="none"`` leaves it out.
+    the running interpreter, ``current="none"`` leaves it out. ``mode="supplement"`` keeps the
+    walks of the index at ``out`` (else the shipped one) and recomputes only the supplement
+    (lazy, optional-dependency and private names, devices): seconds instead of hours.
     """
+    if mode == "supplement":
+        if unknown or versions:
+            raise ValueError("pennylane_api_index: mode=supplement rescans every indexed release "
+                             "and takes no other option")
+        return supplement_only(out)
+    if mode != "all":
+        raise ValueError(f"pennylane_api_index: mode must be 'all' or 'supplement', got {mode!r}")
     if unknown:
         raise ValueError(f"pennylane_api_index: unknown option(s) {', '.join(sorted(unknown))}; "
-                         "known: versions, current")
+                         "known: versions, current, mode")
     if current not in ("this", "none"):
         raise ValueError(f"pennylane_api_index: current must be 'this' or 'none', got {current!r}")
     wanted = [v.strip() for v in versions.split(",")] if versions else list(RECIPES)
@@ -412,9 +429,321 @@ def build(source: str | None, out: str, *, versions: str | None = None,
         "date": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     index = combine(walks, built_with)
+    index["supplement"] = combine_supplement(index, [scan_release(v) for v in index["versions"]])
     path = write_index(index, out)
     return {"out": str(path), "bytes": path.stat().st_size, "versions": index["versions"],
             "names": index["counts"], "seconds": round(time.time() - started, 1)}
+
+
+# --------------------------------------------------------------------------------------------
+# The supplement: what importing cannot see, read statically from each release's files
+# --------------------------------------------------------------------------------------------
+#
+# The walk above imports PennyLane, so it misses (1) names a module-level ``__getattr__`` serves
+# from a table (``qml.qnn.TorchLayer`` through ``class_map``) when their import needs an extra
+# (torch, keras) that the environment lacks; (2) whole submodules whose import fails for want of
+# an optional dependency (``qml.labs`` needs jax); (3) private names (``_``-prefixed, skipped on
+# purpose); and (4) device names, which are entry points, not attributes. The supplement reads
+# them from the release's files (the wheel, downloaded once with ``pip download --no-deps`` into
+# ``cache_dir("api-index-envs")/wheels``; the installed PennyLane for the current release)
+# without importing anything, so it is quick to rebuild for every indexed release.
+
+SUPPLEMENT_FORMAT = "qce-pennylane-api-supplement/1"
+
+
+def _wheel_dir() -> Path:
+    return cache_dir() / "wheels"
+
+
+def _wheel(dist: str, version: str, download: bool = True) -> Path:
+    """The wheel of ``dist==version`` (downloaded once, no dependencies)."""
+    folder = _wheel_dir()
+    norm = dist.lower().replace("-", "_")
+    for path in folder.glob("*.whl") if folder.is_dir() else []:
+        name, ver = path.name.split("-")[:2]
+        if name.lower().replace("-", "_") == norm and ver == version:
+            return path
+    if not download:
+        raise FileNotFoundError(f"pip download gave no wheel of {dist}=={version} in {folder}")
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                    "--disable-pip-version-check", "--only-binary", ":all:",
+                    "--python-version", "3.11", "--platform", "manylinux2014_x86_64",
+                    f"{dist}=={version}", "-d", str(folder)], check=True, capture_output=True)
+    return _wheel(dist, version, download=False)
+
+
+def release_files(version: str) -> tuple[dict[str, str], str]:
+    """``({module path: source}, entry_points.txt)`` of PennyLane ``version``: the installed
+    package when it is that release, else its wheel."""
+    import zipfile
+
+    if _installed_version() == version:
+        import importlib.util
+        from importlib import metadata
+
+        spec = importlib.util.find_spec("pennylane")
+        root = Path(next(iter(spec.submodule_search_locations)))
+        files = {str(p.relative_to(root.parent)): p.read_text(encoding="utf8", errors="replace")
+                 for p in root.rglob("*.py")}
+        entry = metadata.distribution("pennylane").read_text("entry_points.txt") or ""
+    else:
+        with zipfile.ZipFile(_wheel("pennylane", version)) as zf:
+            files = {n: zf.read(n).decode("utf8", errors="replace") for n in zf.namelist()
+                     if n.startswith("pennylane/") and n.endswith(".py")}
+            entry = "".join(zf.read(n).decode() for n in zf.namelist()
+                            if n.endswith(".dist-info/entry_points.txt"))
+    modules = {}
+    for name, text in files.items():
+        parts = name[:-3].split("/")
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = text
+    return modules, entry
+
+
+def lightning_devices(version: str) -> list[str]:
+    """Devices of ``pennylane-lightning`` of the same release (installed beside PennyLane in
+    every index environment): its wheel's entry points, else the installed distribution's."""
+    from importlib import metadata
+
+    try:
+        import zipfile
+
+        if _installed_version() == version:
+            raise OSError("the current release: read the installed pennylane-lightning")
+        with zipfile.ZipFile(_wheel("pennylane-lightning", version)) as zf:
+            entry = "".join(zf.read(n).decode() for n in zf.namelist()
+                            if n.endswith(".dist-info/entry_points.txt"))
+    except (subprocess.CalledProcessError, OSError):
+        try:
+            entry = metadata.distribution("pennylane-lightning").read_text("entry_points.txt")
+        except metadata.PackageNotFoundError:
+            return []
+    return _plugin_devices(entry or "")
+
+
+def _plugin_devices(entry_points: str) -> list[str]:
+    out, section = [], None
+    for line in entry_points.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line.strip("[]")
+        elif section == "pennylane.plugins" and "=" in line:
+            out.append(line.split("=", 1)[0].strip())
+    return sorted(out)
+
+
+def _static_names(tree) -> tuple[set[str], list[str], bool]:
+    """Top-level names a module defines (public and private), the relative modules it
+    star-imports, and whether it has a module-level ``__getattr__``."""
+    import ast
+
+    names: set[str] = set()
+    stars: list[str] = []
+    dynamic = False
+
+    def visit(body):
+        nonlocal dynamic
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+                dynamic |= node.name == "__getattr__"
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            names.add(n.id)
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    names.add(a.asname or a.name.split(".")[0])
+            elif isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    if a.name == "*":
+                        stars.append("." * node.level + (node.module or ""))
+                    else:
+                        names.add(a.asname or a.name)
+            elif isinstance(node, (ast.If, ast.Try, ast.With)):
+                visit(node.body)
+                for h in getattr(node, "handlers", []):
+                    visit(h.body)
+                visit(getattr(node, "orelse", []))
+                visit(getattr(node, "finalbody", []))
+
+    visit(tree.body)
+    return names, stars, dynamic
+
+
+def _lazy_table_names(tree) -> set[str]:
+    """Names a module-level ``__getattr__`` serves: identifier string literals in its body and
+    the string keys of module-level dicts it reads (``class_map`` of ``qml.qnn``)."""
+    import ast
+
+    dicts: dict[str, set[str]] = {}
+    getattr_fn = None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
+            keys = {k.value for k in node.value.keys
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    dicts[t.id] = keys
+        elif isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            getattr_fn = node
+    if getattr_fn is None:
+        return set()
+    out: set[str] = set()
+    for n in ast.walk(getattr_fn):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier():
+            out.add(n.value)
+        elif isinstance(n, ast.Name) and n.id in dicts:
+            out |= dicts[n.id]
+    return {n for n in out if not n.startswith("__")}
+
+
+def scan_release(version: str) -> dict:
+    """The supplement of one release, from its files (nothing imported)::
+
+        {"version", "lazy": [dotted], "modules": {module: [public names] | None},
+         "private": {module: [names]}, "devices": [names]}
+
+    ``modules`` holds every public module file; ``None`` marks one whose names cannot be
+    listed statically (star import from outside the release, or a module ``__getattr__``).
+    """
+    import ast
+
+    sources, entry = release_files(version)
+    trees = {}
+    for mod, text in sources.items():
+        parts = mod.split(".")
+        if _SKIP_SUBMODULE_PARTS & set(parts):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                trees[mod] = ast.parse(text)
+        except SyntaxError:
+            continue
+    static = {mod: _static_names(tree) for mod, tree in trees.items()}
+    resolved: dict[str, set[str] | None] = {}
+
+    def public_names(mod: str, seen: frozenset = frozenset()) -> set[str] | None:
+        if mod in resolved:
+            return resolved[mod]
+        names, stars, dynamic = static[mod]
+        out = {n for n in names if _public(n)}
+        open_ = dynamic
+        is_pkg = f"{mod}.__init__" in sources or any(k.startswith(mod + ".") for k in sources)
+        for star in stars:
+            level = len(star) - len(star.lstrip("."))
+            base = mod.split(".") if is_pkg else mod.split(".")[:-1]
+            base = base[: len(base) - (level - 1)] if level else []
+            target = ".".join(base + [star.lstrip(".")]) if level else star.lstrip(".")
+            target = target.rstrip(".")
+            if target in static and target not in seen:
+                sub = public_names(target, seen | {mod})
+                if sub is None:
+                    open_ = True
+                else:
+                    out |= sub
+            else:
+                open_ = True
+        # submodules are attributes of their package once imported
+        out |= {k[len(mod) + 1:].split(".")[0] for k in static if k.startswith(mod + ".")
+                and _public(k[len(mod) + 1:].split(".")[0])}
+        resolved[mod] = None if open_ else out
+        return resolved[mod]
+
+    modules, private, lazy = {}, {}, []
+    for mod in sorted(static):
+        parts = mod.split(".")
+        if not all(_public(p) for p in parts[1:]):
+            continue
+        names = public_names(mod)
+        modules[mod] = sorted(names) if names is not None else None
+        priv = sorted(n for n in static[mod][0] if n.startswith("_") and not n.startswith("__"))
+        if priv:
+            private[mod] = priv
+        lazy += [f"{mod}.{n}" for n in sorted(_lazy_table_names(trees[mod])) if _public(n)]
+    devices = sorted(set(_plugin_devices(entry)) | set(lightning_devices(version)))
+    return {"version": version, "lazy": lazy, "modules": modules, "private": private,
+            "devices": devices}
+
+
+def combine_supplement(index: dict, scans: list[dict]) -> dict:
+    """Merge per-release scans into ``index["supplement"]``: a trie of the names the walk did
+    not record, component -> ``[mask, kind(, children)]`` with kind ``lazy`` (served by a module
+    ``__getattr__``), ``extras`` (a module whose import failed in the build for want of an
+    optional dependency, and its statically listed names; ``extras-open`` when those cannot be
+    listed) or ``private``; and ``devices``: device name -> mask."""
+    versions = index["versions"]
+    root: dict = {}
+    devices: dict[str, int] = {}
+    # imported here: the walker part of this file runs in bare environments
+    from quantum_codegen_eval.metrics.hallucination import _exists, home_path
+
+    def add(path: str, bit: int, kind: str) -> None:
+        children = root
+        parts = path.split(".")[1:]
+        for i, part in enumerate(parts):
+            node = children.setdefault(part, [0, "module", {}])
+            if i == len(parts) - 1:
+                node[0] |= 1 << bit
+                node[1] = kind
+            children = node[2]
+
+    for scan in scans:
+        bit = versions.index(scan["version"])
+
+        def walked(path: str, bit: int = bit) -> bool:
+            return _exists(index, path.split(".")[1:], bit, supplement=False)
+
+        for path in scan["lazy"]:
+            mod, _, name = path.rpartition(".")
+            if not walked(path):
+                add(f"{home_path(index, mod, bit) or mod}.{name}", bit, "lazy")
+        for mod, names in scan["modules"].items():
+            if mod == "pennylane" or walked(mod):
+                continue
+            add(mod, bit, "extras" if names is not None else "extras-open")
+            for n in names or []:
+                if not walked(f"{mod}.{n}"):
+                    add(f"{mod}.{n}", bit, "extras")
+        for mod, names in scan["private"].items():
+            home = home_path(index, mod, bit) or mod  # where the resolver looks for them
+            for n in names:
+                add(f"{home}.{n}", bit, "private")
+        for d in scan["devices"]:
+            devices[d] = devices.get(d, 0) | 1 << bit
+
+    def compact(children: dict) -> dict:
+        out = {}
+        for k in sorted(children):
+            mask, kind, sub = children[k]
+            out[k] = [mask, kind, compact(sub)] if sub else [mask, kind]
+        return out
+
+    return {"format": SUPPLEMENT_FORMAT, "tree": compact(root),
+            "devices": dict(sorted(devices.items())),
+            "built_with": {"builder": "loaders/pennylane_api_index.py (scan_release)",
+                           "date": time.strftime("%Y-%m-%d", time.gmtime())}}
+
+
+def supplement_only(out: str | Path) -> dict:
+    """Recompute the supplement of the index at ``out`` (default the shipped one) for all its
+    releases, without rebuilding the walks; writes ``out``."""
+    from quantum_codegen_eval.metrics.hallucination import load_index
+
+    src = Path(out)
+    index = dict(load_index(str(src) if src.is_file() else None))
+    index.pop("supplement", None)
+    started = time.time()
+    scans = [scan_release(v) for v in index["versions"]]
+    index["supplement"] = combine_supplement(index, scans)
+    path = write_index(index, out)
+    return {"out": str(path), "bytes": path.stat().st_size, "versions": index["versions"],
+            "seconds": round(time.time() - started, 1)}
 
 
 def _installed_version() -> str | None:

@@ -169,3 +169,120 @@ def test_signature():
 def test_bad_input_is_named(refs, preds, kwargs, error, match):
     with pytest.raises(error, match=match):
         codebleu(refs, preds, **kwargs)
+
+
+_SEEDED = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import _codebleu_corpus as corpus
+from quantum_codegen_eval.metrics.codebleu import codebleu
+progs = corpus.package_functions("pennylane", 8, 80, "templates")
+refs, preds = corpus.make_pairs(progs, 150, seed=3)
+out = {"corpus": [codebleu(refs, preds, variant=v, lang=lang).as_dict()
+                  for v, lang in (("standard", "python"), ("quantum", "pennylane"),
+                                  ("quantum", "qiskit"))]}
+print(json.dumps(out))
+"""
+
+
+def test_bit_identical_across_hash_seeds_and_processes():
+    """Every variant gives one number whatever PYTHONHASHSEED is (the reference does not)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    support = str(Path(__file__).resolve().parents[1] / "support")
+    outs = []
+    for seed in ("0", "1", "random", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", _SEEDED, support], capture_output=True,
+                              text=True, env=env, check=True)
+        outs.append(done.stdout)
+    assert all(o == outs[0] for o in outs[1:])  # byte-for-byte, per-sample numbers included
+    assert json.loads(outs[0])["corpus"][0]["dataflow_match"] > 0
+
+
+def test_corpus_has_order_dependent_merges():
+    """The seed test above must be able to fail: on its corpus some DFG name merges hold two or
+    more distinct names, where the reference's ``list(set(...))`` order depends on the seed."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+    import _codebleu_corpus as corpus
+
+    seen = []
+    real = _codebleu_ref._first_seen
+
+    def spy(names):
+        out = real(names)
+        seen.append(len(out))
+        return out
+
+    progs = corpus.package_functions("pennylane", 8, 80, "templates")
+    refs, preds = corpus.make_pairs(progs, 150, seed=3)
+    _codebleu_ref._first_seen = spy
+    try:
+        codebleu(refs, preds)
+    finally:
+        _codebleu_ref._first_seen = real
+    assert sum(n >= 2 for n in seen) > 10
+
+
+SNIPPET = """def circuit(theta):
+    qml.Hadamard(wires=0)
+    qml.RX(theta, wires=1)
+    return qml.expval(qml.PauliZ(1))
+"""
+
+
+def test_bare_qml_is_pennylane_unless_something_binds_it():
+    assert _codebleu_quantum.key_set(SNIPPET, "pennylane") == {
+        "qml.Hadamard", "qml.RX", "qml.expval", "qml.PauliZ"}
+    out = codebleu([SNIPPET], [SNIPPET.replace("RX", "RY")], variant="quantum", lang="pennylane")
+    assert out["dataflow_match"] == pytest.approx(3 / 5)  # was 1.0: both key sets were empty
+    for binding in ("import mylib as qml\n", "from mylib import qml\n", "qml = Fake()\n",
+                    "def f(qml):\n    pass\n", "for qml in xs:\n    pass\n"):
+        assert _codebleu_quantum.key_set(binding + SNIPPET, "pennylane") == set(), binding
+
+
+def test_qiskit_circuit_rename_is_free_a_gate_swap_is_not():
+    renamed = QISKIT_REF.replace("qc", "my_circuit")
+    swapped = QISKIT_REF.replace("qc.cx(0, 1)", "qc.cz(0, 1)")
+    rename = codebleu([QISKIT_REF], [renamed], variant="quantum", lang="qiskit")
+    swap = codebleu([QISKIT_REF], [swapped], variant="quantum", lang="qiskit")
+    assert rename["codebleu"] == pytest.approx(1.0)
+    assert swap["codebleu"] < 0.95
+    toks = _codebleu_quantum.quantum_tokens(renamed, "qiskit")
+    assert "circuit.cx" in toks and "my_circuit.cx" not in toks
+    assert "xs.append" in _codebleu_quantum.quantum_tokens("xs.append(1)\nqc.h(0)", "qiskit")
+
+
+def test_library_mismatch_warns():
+    swapped = QISKIT_REF.replace("qc.cx(0, 1)", "qc.cz(0, 1)")
+    with pytest.warns(UserWarning, match="1 of 1 pairs look like Qiskit code"):
+        out = codebleu([QISKIT_REF], [swapped], variant="quantum", lang="pennylane")
+    assert out["dataflow_match"] == 1.0 and len(out.warnings) == 1
+    with pytest.warns(UserWarning, match="look like PennyLane code"):
+        codebleu([PL_REF], [PL_REF], variant="quantum", lang="qiskit")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert codebleu([PL_REF], [PL_REF], variant="quantum").warnings == ()
+        assert codebleu([QISKIT_REF], [QISKIT_REF]).warnings == ()  # standard: no keys
+
+
+def test_results_are_typed_and_read_as_dicts():
+    from quantum_codegen_eval.metrics.results import CodeBLEUComponents, CodeBLEUScore
+
+    out = codebleu([PL_REF], [PL_REF.replace("RX", "RY")])
+    assert isinstance(out, CodeBLEUScore) and isinstance(out.per_sample[0], CodeBLEUComponents)
+    assert out["codebleu"] == out.codebleu and out.get("nope") is None
+    plain = out.as_dict()
+    assert set(plain) >= {"codebleu", "ngram_match", "weighted_ngram_match", "syntax_match",
+                          "dataflow_match", "per_sample", "signature"}
+    assert plain["per_sample"][0]["codebleu"] == out.per_sample[0].codebleu
+    assert dict(out)["signature"] == out.signature

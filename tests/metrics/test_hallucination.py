@@ -55,6 +55,7 @@ def test_statuses_on_current_release():
         ("pennylane.templates.StronglyEntanglingLayers", 3): "ok",
         ("pennylane.QubitStateVector", 4): "removed",
         ("qml.device", 7): "ok",
+        ("default.qubit", 7): "ok",
         ("qml.qnode", 9): "ok",
         ("qml.QubitStateVector", 11): "removed",
         ("np.array", 11): "ok",
@@ -96,7 +97,6 @@ def test_alias_forms():
         pnp.tensor
         H(wires=0); CNOT(wires=[0, 1])
         other.QubitStateVector
-        qml.NotImported
         """)
     got = [(f.name, f.path, f.line, f.status) for f in find_hallucinations(code, "0.45")]
     assert got == [
@@ -109,6 +109,13 @@ def test_alias_forms():
         ("CNOT", "pennylane.CNOT", 6, "ok"),
     ]
     assert find_hallucinations("import numpy as np\nnp.foo()\n") == []
+    # a bare qml is PennyLane (the community convention) unless something else binds it
+    bare = find_hallucinations("qml.Hadamard(0)\nqml.NotImported\n", "0.45")
+    assert [(f.path, f.status) for f in bare] == [("pennylane.Hadamard", "ok"),
+                                                  ("pennylane.NotImported", "hallucinated")]
+    for binding in ("import mylib as qml\n", "qml = object()\n", "def f(qml):\n    pass\n",
+                    "from mylib import qml\n", "class qml:\n    pass\n"):
+        assert find_hallucinations(binding + "qml.NotImported\n") == [], binding
     bad_import = find_hallucinations("from pennylane import MagicGate\n")
     assert [(f.path, f.status) for f in bad_import] == [("pennylane.MagicGate", "hallucinated")]
 
@@ -129,6 +136,10 @@ def test_hallucination_rate_and_unparsable_policy():
     assert r.per_solution == ("clean", "hallucinated", "clean", "unparsable")
     assert hallucination_rate(codes, unparsable="hallucinated").rate == 0.5
     assert hallucination_rate(codes, unparsable="clean").rate == 0.25
+    broken = codes + ["import pennylane as qml\ndef f(:\n    qml.Hadamrd(0)\n"]
+    recovered = hallucination_rate(broken, "0.45", unparsable="recover")
+    assert recovered.per_solution[-2:] == ("clean", "hallucinated")  # "def f(:" has no refs
+    assert (recovered.n_unparsable, recovered.n_checked, recovered.rate) == (2, 5, 2 / 5)
     assert "pennylane:0.45.1|unparsable:exclude" in r.signature
     with pytest.raises(ValueError, match="unparsable"):
         hallucination_rate(codes, unparsable="skip")
@@ -226,3 +237,97 @@ def test_resolution_on_a_synthetic_index():
     assert v2["qml.math.cos"][0] == "ok" and v1["qml.math.cos"][0] == "too_new"
     assert v2["qml.math.tan"][0] == "hallucinated"
     assert v2["qml.Nope"] == ("hallucinated", ())
+
+
+def test_lazy_private_and_optional_dependency_names_are_not_hallucinations():
+    code = textwrap.dedent("""\
+        import pennylane as qml
+        qml.qnn.TorchLayer
+        qml.qnn.KerasLayer
+        qml.RX._private_helper
+        qml._no_such_private
+        qml.labs.dla
+        qml.labs.no_such_thing
+        """)
+    found = {f.name: (f.status, f.note) for f in find_hallucinations(code, "0.45")}
+    assert found["qml.qnn.TorchLayer"] == ("ok", "lazy")  # class_map of qml.qnn, needs torch
+    assert found["qml.qnn.KerasLayer"][0] == "removed"  # real in earlier releases, gone in 0.45
+    assert found["qml.RX._private_helper"] == ("private", "")  # below a class: not listed
+    assert found["qml._no_such_private"][0] == "hallucinated"  # module privates are listed
+    assert found["qml.labs.dla"] == ("ok", "extras")  # qml.labs needs jax: import fails
+    assert found["qml.labs.no_such_thing"][0] == "hallucinated"
+    old = {f.name: (f.status, f.note) for f in find_hallucinations(code, "0.34")}
+    assert old["qml.qnn.KerasLayer"] == ("ok", "lazy")
+    real_private = find_hallucinations("import pennylane as qml\nqml.math._multi_dispatch\n", "0.21")
+    assert real_private[0].status == "private"
+
+
+def test_device_names_for_every_indexed_release():
+    index = load_index()
+    devices = index["supplement"]["devices"]
+    for bit, version in enumerate(index_versions()):
+        shipped = {d for d, mask in devices.items() if mask >> bit & 1}
+        assert {"default.qubit", "default.mixed", "lightning.qubit"} <= shipped, version
+        code = ("import pennylane as qml\n"
+                + "".join(f"qml.device({d!r}, wires=1)\n" for d in sorted(shipped))
+                + "qml.device('default.qubits', wires=1)\nqml.device('lightning.qbit', wires=1)\n")
+        statuses = {f.name: f.status for f in find_hallucinations(code, version)
+                    if f.path.startswith("device:")}
+        assert all(statuses[d] == "ok" for d in shipped), version
+        assert statuses["default.qubits"] == statuses["lightning.qbit"] == "hallucinated"
+    old = {f.name: f.status for f in find_hallucinations(
+        "qml.device('default.qubit.autograd', wires=1)\nqml.device('default.tensor', wires=1)",
+        "0.45")}
+    assert old == {"qml.device": "ok", "default.qubit.autograd": "removed",
+                   "default.tensor": "ok"}
+    plugin = find_hallucinations("qml.device('qiskit.aer', wires=2)", devices=["qiskit.*"])
+    assert [(f.name, f.status, f.note) for f in plugin][1] == ("qiskit.aer", "ok", "plugin")
+    assert find_hallucinations("qml.device('qiskit.aer', wires=2)")[1].status == "hallucinated"
+
+
+def test_references_recovered_from_code_that_does_not_parse():
+    code = textwrap.dedent("""\
+        import pennylane as qml
+        dev = qml.device("default.qubits", wires=2)
+        def circuit(x:
+            qml.RX(x, wires=0)
+            qml.FancyGate(wires=[0, 1])
+            return qml.expval(qml.PauliZ(0))
+        """)
+    with pytest.raises(CodeParseError):
+        find_hallucinations(code)
+    found = find_hallucinations(code, "0.45", recover=True)
+    got = {(f.name, f.status) for f in found}
+    assert {("qml.device", "ok"), ("default.qubits", "hallucinated"), ("qml.RX", "ok"),
+            ("qml.FancyGate", "hallucinated"), ("qml.expval", "ok"), ("qml.PauliZ", "ok")} <= got
+    assert all(f.recovered for f in found)
+    assert not any(f.recovered for f in find_hallucinations("import pennylane as qml\nqml.RX"))
+
+
+def test_rescanning_the_installed_release_gives_the_shipped_supplement():
+    """What this checks: the static scan (lazy names, modules whose import fails, private
+    names, devices) of the installed PennyLane equals the shipped supplement's bit for that
+    release. It does not re-scan the other releases (their wheels; see the metric card)."""
+    pennylane = pytest.importorskip("pennylane")
+    from quantum_codegen_eval.loaders import pennylane_api_index as builder
+
+    index = dict(load_index())
+    version = pennylane.__version__
+    if version not in index["versions"]:
+        pytest.fail(f"installed PennyLane {version} is not in the shipped index")
+    bit = index["versions"].index(version)
+    fresh = builder.combine_supplement(index, [builder.scan_release(version)])
+
+    def names(sup, b):
+        out, stack = set(), [("pennylane", sup["tree"])]
+        while stack:
+            prefix, children = stack.pop()
+            for k, node in children.items():
+                if node[0] >> b & 1:
+                    out.add((f"{prefix}.{k}", node[1]))
+                if len(node) > 2:
+                    stack.append((f"{prefix}.{k}", node[2]))
+        return out, {d for d, m in sup["devices"].items() if m >> b & 1}
+
+    assert names(fresh, bit) == names(index["supplement"], bit)
+    assert len(names(fresh, bit)[0]) > 1000

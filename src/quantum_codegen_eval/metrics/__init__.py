@@ -13,7 +13,13 @@ re-exported here, where the name would clash with its module.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what editors and type checkers see; at run time names load lazily
+    from .hallucination import CodeParseError, Finding, find_hallucinations, hallucination_rate
+    from .passk import partial_credit, pass_at_k, pass_at_k_ci
+    from .results import CodeBLEUComponents, CodeBLEUScore, RougeComponents, RougeLScore
+    from .rouge import rouge_l
 
 _EXPORTS = {
     "pass_at_k": "passk",
@@ -24,9 +30,18 @@ _EXPORTS = {
     "hallucination_rate": "hallucination",
     "CodeParseError": "hallucination",
     "Finding": "hallucination",
+    "CodeBLEUScore": "results",
+    "CodeBLEUComponents": "results",
+    "RougeLScore": "results",
+    "RougeComponents": "results",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "CodeBLEUComponents", "CodeBLEUScore", "CodeParseError", "Finding", "RougeComponents",
+    "RougeLScore", "find_hallucinations", "hallucination_rate", "partial_credit", "pass_at_k",
+    "pass_at_k_ci", "rouge_l",
+]
+assert sorted(__all__) == sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> Any:

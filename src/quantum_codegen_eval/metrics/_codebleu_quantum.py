@@ -1,7 +1,8 @@
 """Quantum-aware pieces of ``variant="quantum"`` CodeBLEU: tokens and the key set K(c).
 
 Everything is regex-based on comment-free source, so it works on code that does not parse
-(LLM output often does not) and needs neither PennyLane nor Qiskit installed.
+(LLM output often does not) and needs neither PennyLane nor Qiskit installed. A bare ``qml.``
+means PennyLane when nothing else binds the name ``qml`` (:func:`qml_convention`).
 
 >>> src = "import pennylane as pl\\nfrom pennylane import RX\\ndev = pl.device('default.qubit', wires=1)\\n"
 >>> src += "RX(0.1, wires=0)\\nreturn pl.expval(pl.PauliZ(0))"
@@ -36,9 +37,35 @@ PL_TRANSFORMS = frozenset("adjoint ctrl cond apply".split())
 _PL_NOT_OPS = frozenset("QNode Device".split())
 
 
+# Anything other than ``import pennylane as qml`` that binds the name ``qml``.
+_QML_BOUND = re.compile(
+    r"\bas\s+qml\b"  # import x as qml, with ... as qml, except E as qml
+    r"|^\s*from\s+[\w.]+\s+import\b[^\n]*\bqml\b"  # from x import qml
+    r"|^\s*import\s+qml\b"
+    r"|\b(?:def|class)\s+qml\b|\bfor\s+(?:[\w\s,]*,\s*)?qml\b"
+    r"|^\s*(?:[\w\s,]*,\s*)?qml\s*(?:,[\w\s,]*)?(?::[^=\n]*)?=(?!=)"  # qml = ..., a, qml = ...
+    r"|\(\s*qml\s*[,)=:]|,\s*qml\s*[,)=:]",  # a parameter named qml
+    re.M,
+)
+
+
+def qml_convention(src: str) -> bool:
+    """Whether a bare ``qml.`` means PennyLane: ``import pennylane as qml``, or nothing else binds
+    ``qml`` (a model's answer to a template usually omits the template's imports).
+
+    >>> qml_convention("qml.RX(0.1, wires=0)"), qml_convention("import qiskit as qml\\nqml.x")
+    (True, False)
+    """
+    if re.search(r"\bimport\s+pennylane\s+as\s+qml\b", src):
+        return True
+    if not re.search(r"\bqml\s*\.", src):
+        return False
+    return _QML_BOUND.search(re.sub(r"\bimport\s+pennylane\s+as\s+qml\b", "", src)) is None
+
+
 def pennylane_aliases(src: str) -> tuple[set[str], dict[str, str]]:
     """Module aliases of ``pennylane`` and names imported from it (``name -> qml.path``)."""
-    modules = {"qml"} if re.search(r"\bimport\s+pennylane\s+as\s+qml\b", src) else set()
+    modules = {"qml"} if qml_convention(src) else set()
     for m in _PL_IMPORT.finditer(src):
         modules.add(m.group(1) or "pennylane")
     names: dict[str, str] = {}
@@ -104,11 +131,48 @@ def _raw_tokens(src: str) -> list[tuple[str, str]]:
     return out
 
 
+# Gate methods that only circuits have (``append``, ``compose``, ``id``, ``p``, ... are left out:
+# lists and other objects have them too).
+_CIRCUIT_ONLY = QISKIT_GATE_METHODS - frozenset(
+    "append compose id p r delay reset initialize unitary prepare_state pauli".split()
+) | frozenset("measure measure_all measure_active add_register draw num_qubits".split())
+_CIRCUIT_ASSIGN = re.compile(rf"^\s*({_NAME})\s*=\s*(?:\w+\.)*QuantumCircuit\s*\(", re.M)
+CIRCUIT = "circuit"  # the one name every circuit variable gets in lang="qiskit" tokens
+
+
+def circuit_names(src: str) -> set[str]:
+    """Variables that hold a circuit: assigned from ``QuantumCircuit(...)`` or receivers of a
+    circuit-only method call (``qc.h(``, ``circ.measure_all(``).
+
+    >>> sorted(circuit_names("qc = QuantumCircuit(2)\\nbell.h(0)\\nxs.append(1)"))
+    ['bell', 'qc']
+    """
+    names = set(_CIRCUIT_ASSIGN.findall(src))
+    toks = _raw_tokens(src)
+    for i, (kind, text) in enumerate(toks):
+        if kind == "d" and "." in text and i + 1 < len(toks) and toks[i + 1][1] == "(":
+            parts = [p.strip() for p in text.split(".")]
+            if len(parts) == 2 and parts[1] in _CIRCUIT_ONLY:
+                names.add(parts[0])
+    return names
+
+
 def quantum_tokens(src: str, lang: str) -> list[str]:
-    """Code tokens with dotted names kept whole; PennyLane names canonicalised to ``qml.*``."""
+    """Code tokens with dotted names kept whole; PennyLane names canonicalised to ``qml.*``;
+    for Qiskit, circuit variables renamed to ``circuit`` (``qc.h`` and ``circ.h`` both become
+    ``circuit.h``), so the name of a circuit does not count, what is done to it does."""
     toks = _raw_tokens(src)
     if lang == "qiskit":
-        return [re.sub(r"\s+", "", t) if k == "d" else t for k, t in toks]
+        circuits = circuit_names(src)
+        out = []
+        for k, t in toks:
+            if k == "d":
+                t = re.sub(r"\s+", "", t)
+                head, dot, rest = t.partition(".")
+                if head in circuits:
+                    t = CIRCUIT + dot + rest
+            out.append(t)
+        return out
     modules, names = pennylane_aliases(src)
     out = []
     for kind, text in toks:
@@ -175,6 +239,19 @@ def key_set(src: str, lang: str) -> set[str]:
         elif _is_pl_key(path):
             keys.add("qml." + path.rsplit(".", 1)[-1])
     return keys
+
+
+_QISKIT_CODE = re.compile(r"^\s*(?:from|import)\s+qiskit\b|\bQuantumCircuit\s*\(", re.M)
+_PENNYLANE_CODE = re.compile(r"^\s*(?:from|import)\s+pennylane\b|\bqml\s*\.", re.M)
+
+
+def looks_like(src: str) -> str | None:
+    """``"qiskit"`` or ``"pennylane"`` when the code plainly uses one of them (and not the
+    other), else None: used to warn when ``lang`` does not match the code."""
+    q, p = bool(_QISKIT_CODE.search(src)), bool(_PENNYLANE_CODE.search(src))
+    if q != p:
+        return "qiskit" if q else "pennylane"
+    return None
 
 
 def jaccard(a: set[str], b: set[str]) -> float:

@@ -4,10 +4,18 @@ Ported from https://github.com/k4black/codebleu (``codebleu/parser/utils.py``,
 ``codebleu/parser/DFG.py``, ``codebleu/dataflow_match.py``, ``codebleu/keywords/python.txt``).
 Copyright (c) Microsoft Corporation; Copyright (c) 2023 Konstantin Chernyshev. MIT licence.
 
-These functions are deliberately NOT tidied: their exact behaviour (including ``list(set(...))``
-orderings, byte-vs-character column mixing and swallowed exceptions) is what the
-``variant="standard"`` parity guarantee rests on. Speed comes from calling them once per
-distinct string (see ``codebleu.py``), not from changing them.
+These functions are deliberately NOT tidied: their exact behaviour (byte-vs-character column
+mixing, swallowed exceptions) is what the ``variant="standard"`` parity guarantee rests on.
+Speed comes from calling them once per distinct string (see ``codebleu.py``).
+
+Two deliberate changes, both named in the signature. ``tokenize:py3.11``: the comment stripper
+tokenizes as Python 3.11 does on every Python (``_codebleu_strip``; 3.12 changed ``tokenize``).
+``dfg-merge:first-seen``: where the reference merges lists of variable *names* with
+``list(set(a + b))``, whose order depends on the string hash seed (``PYTHONHASHSEED``) and so
+changes from one process to the next, we keep the names in order of first appearance,
+``_first_seen(a + b)``. The order of those lists decides the ``var_i`` renaming and the parent
+lists compared by the dataflow match, so this makes the score one number. Lists of token
+*indices* are never compared (only names are), so their order is irrelevant; they are sorted.
 
 >>> remove_comments_and_docstrings('def f():\\n    "doc"\\n    return 1  # one\\n')
 'def f():\\n    return 1  '
@@ -15,9 +23,9 @@ distinct string (see ``codebleu.py``), not from changing them.
 
 from __future__ import annotations
 
-import tokenize
-from io import StringIO
 from operator import itemgetter
+
+from ._codebleu_strip import remove_comments_and_docstrings, strip_or_keep  # noqa: F401
 
 # codebleu/keywords/python.txt
 PYTHON_KEYWORDS = (
@@ -27,50 +35,12 @@ PYTHON_KEYWORDS = (
 ).split()
 
 
-def remove_comments_and_docstrings(source: str) -> str:
-    """The reference's Python comment/docstring stripper (raises on untokenizable input)."""
-    io_obj = StringIO(source)
-    out = ""
-    prev_toktype = tokenize.INDENT
-    last_lineno = -1
-    last_col = 0
-    for tok in tokenize.generate_tokens(io_obj.readline):
-        token_type = tok[0]
-        token_string = tok[1]
-        start_line, start_col = tok[2]
-        end_line, end_col = tok[3]
-        if start_line > last_lineno:
-            last_col = 0
-        if start_col > last_col:
-            out += " " * (start_col - last_col)
-        if token_type == tokenize.COMMENT:
-            pass
-        elif token_type == tokenize.STRING:
-            if prev_toktype != tokenize.INDENT:
-                if prev_toktype != tokenize.NEWLINE:
-                    if start_col > 0:
-                        out += token_string
-        else:
-            out += token_string
-        prev_toktype = token_type
-        last_col = end_col
-        last_lineno = end_line
-    temp = []
-    for x in out.split("\n"):
-        if x.strip() != "":
-            temp.append(x)
-    return "\n".join(temp)
-
-
-def strip_or_keep(source: str) -> str:
-    """``remove_comments_and_docstrings`` with the reference's ``except Exception: pass``."""
-    try:
-        return remove_comments_and_docstrings(source)
-    except Exception:
-        return source
-
-
 _STRINGISH = ("string_literal", "string", "character_literal")
+
+
+def _first_seen(names: list) -> list:
+    """Distinct items in order of first appearance (the reference: ``list(set(names))``)."""
+    return list(dict.fromkeys(names))
 _BY_INDEX = itemgetter(1)
 
 
@@ -129,7 +99,7 @@ def _merge_loop_dfg(DFG):
         if (x[0], x[1], x[2]) not in dic:
             dic[(x[0], x[1], x[2])] = [x[3], x[4]]
         else:
-            dic[(x[0], x[1], x[2])][0] = list(set(dic[(x[0], x[1], x[2])][0] + x[3]))
+            dic[(x[0], x[1], x[2])][0] = _first_seen(dic[(x[0], x[1], x[2])][0] + x[3])
             dic[(x[0], x[1], x[2])][1] = sorted(list(set(dic[(x[0], x[1], x[2])][1] + x[4])))
     return [(x[0], x[1], x[2], y[0], y[1]) for x, y in sorted(dic.items(), key=lambda t: t[0][1])]
 
@@ -308,11 +278,18 @@ def get_data_flow(code: str, root_node) -> list:
     """The reference ``get_data_flow`` on an already parsed tree of ``code``."""
     try:
         leaves = token_leaves(root_node)
-        lines = code.split("\n")
         index_to_code = {}
-        for idx, leaf in enumerate(leaves):
-            tok = index_to_code_token((leaf.start_point, leaf.end_point), lines)
-            index_to_code[(leaf.start_byte, leaf.end_byte)] = (idx, tok)
+        if code.isascii():
+            # Byte and character offsets coincide, and the reference's slicing of lines drops
+            # exactly the newlines a multi-line token spans: same tokens, no Point objects.
+            for idx, leaf in enumerate(leaves):
+                span = (leaf.start_byte, leaf.end_byte)
+                index_to_code[span] = (idx, code[span[0] : span[1]].replace("\n", ""))
+        else:
+            lines = code.split("\n")
+            for idx, leaf in enumerate(leaves):
+                tok = index_to_code_token((leaf.start_point, leaf.end_point), lines)
+                index_to_code[(leaf.start_byte, leaf.end_byte)] = (idx, tok)
         try:
             DFG, _ = DFG_python(root_node, index_to_code, {})
         except Exception:
@@ -336,8 +313,8 @@ def get_data_flow(code: str, root_node) -> list:
                 d[0],
                 d[1],
                 d[2],
-                list(set(dic[d[1]][3] + d[3])),
-                list(set(dic[d[1]][4] + d[4])),
+                _first_seen(dic[d[1]][3] + d[3]),
+                sorted(set(dic[d[1]][4] + d[4])),
             )
     return list(dic.values())
 

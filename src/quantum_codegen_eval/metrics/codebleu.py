@@ -1,7 +1,9 @@
 """CodeBLEU: the CodeXGLUE metric (``variant="standard"``) and its quantum variant.
 
 ``variant="standard"`` reproduces PyPI ``codebleu==0.7.0`` for Python to 1e-6 (quirks included,
-see docs/metrics/codebleu.md); ``variant="quantum"`` is the PennySynth metric (``qml.*`` tokens
+see docs/metrics/codebleu.md), except that it gives one number in every process and on every
+Python (the reference's dataflow depends on ``PYTHONHASHSEED``, its comment stripper on the
+Python version: the ``dfg-merge`` and ``tokenize`` rules of the signature); ``variant="quantum"`` is the PennySynth metric (``qml.*`` tokens
 weigh ``qml_weight`` in the weighted n-gram component, dataflow replaced by a Jaccard match over
 the program's quantum key set K(c)), with a Qiskit counterpart under ``lang="qiskit"``.
 
@@ -18,6 +20,7 @@ the program's quantum key set K(c)), with a Qiskit counterpart under ``lang="qis
 from __future__ import annotations
 
 import re
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +34,7 @@ from ._codebleu_ref import (
     normalize_dataflow,
     strip_or_keep,
 )
+from .results import CodeBLEUComponents, CodeBLEUScore
 from .signature import make_signature, package_version
 
 VARIANTS = ("standard", "quantum")
@@ -212,7 +216,7 @@ def _pair_stats(memo: _Memo, refs: list[str], hyp: str) -> _PairStats:
     )
 
 
-def _scores(stats: list[_PairStats], variant: str, weights: Sequence[float]) -> dict[str, float]:
+def _scores(stats: list[_PairStats], variant: str, weights: Sequence[float]) -> CodeBLEUComponents:
     bleu, weighted = Stats.zero(), Stats.zero()
     s_match = s_total = d_match = d_total = 0
     for st in stats:
@@ -236,7 +240,7 @@ def _scores(stats: list[_PairStats], variant: str, weights: Sequence[float]) -> 
         out["dataflow_match"] = sum(st.keys for st in stats) / len(stats)
         last = out["dataflow_match"]
     total = a * out["ngram_match"] + b * out["weighted_ngram_match"] + c * out["syntax_match"]
-    return {"codebleu": total + d * last, **out}
+    return CodeBLEUComponents(codebleu=total + d * last, **out)
 
 
 def _normalise_refs(references: Any, n_pred: int) -> list[list[str]]:
@@ -268,6 +272,8 @@ def signature(variant: str, lang: str, weights: Sequence[float], qml_weight: flo
     else:
         fields["tokenizer"] = "whitespace"
         fields["reference"] = "codebleu-0.7.0"
+        fields["dfg-merge"] = "first-seen"  # the reference's set order depends on the hash seed
+        fields["tokenize"] = "py3.11"  # comment stripping tokenizes as Python 3.11 does
     fields["tree-sitter"] = package_version("tree-sitter")
     fields["tree-sitter-python"] = package_version("tree-sitter-python")
     return make_signature("codebleu", **fields)
@@ -282,15 +288,17 @@ def codebleu(
     weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
     qml_weight: float = 3.0,
     per_sample: bool = True,
-) -> dict[str, Any]:
+) -> CodeBLEUScore:
     """Corpus CodeBLEU of ``predictions`` against ``references``.
 
     ``references[i]`` is one reference string or a list of them (as in ``codebleu.calc_codebleu``).
     ``weights`` are (alpha, beta, gamma, theta) for n-gram, weighted n-gram, syntax and
     dataflow (or, for ``variant="quantum"``, key) match. ``qml_weight`` is the weight of a quantum
-    token in the weighted n-gram component (keywords weigh 1, other tokens 0.2). Returns
-    ``codebleu``, the four components, ``per_sample`` (one dict per pair, each pair scored as a
-    corpus of one) and ``signature``.
+    token in the weighted n-gram component (keywords weigh 1, other tokens 0.2). Returns a
+    :class:`~.results.CodeBLEUScore`: ``codebleu``, the four components, ``per_sample`` (one
+    :class:`~.results.CodeBLEUComponents` per pair, each pair scored as a corpus of one),
+    ``signature`` and ``warnings``; it reads as a dict too (``out["codebleu"]``,
+    ``out.as_dict()``).
     """
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
@@ -311,7 +319,33 @@ def codebleu(
     refs = _normalise_refs(references, len(predictions))
     memo = _Memo(variant, lang, float(qml_weight))
     stats = [_pair_stats(memo, r, p.strip()) for r, p in zip(refs, predictions, strict=True)]
-    out: dict[str, Any] = _scores(stats, variant, weights)
-    out["per_sample"] = [_scores([st], variant, weights) for st in stats] if per_sample else []
-    out["signature"] = signature(variant, lang, weights, qml_weight)
-    return out
+    total = _scores(stats, variant, weights)
+    notes = _lang_warnings(refs, predictions, variant, lang)
+    for note in notes:
+        warnings.warn(note, UserWarning, stacklevel=2)
+    return CodeBLEUScore(
+        **total,
+        per_sample=tuple(_scores([st], variant, weights) for st in stats) if per_sample else (),
+        signature=signature(variant, lang, weights, qml_weight),
+        warnings=tuple(notes),
+    )
+
+
+def _lang_warnings(refs: list[list[str]], preds: Sequence[str], variant: str,
+                   lang: str) -> list[str]:
+    """The quantum key match only sees the library ``lang`` names: Qiskit code scored with
+    ``lang="pennylane"`` has no keys (a silent key match of 1.0), and the reverse. Say so."""
+    if variant != "quantum":
+        return []
+    want = "qiskit" if lang == "qiskit" else "pennylane"
+    bad = sum(
+        any(qk.looks_like(t) not in (None, want) for t in [p, *r])
+        for r, p in zip(refs, preds, strict=True)
+    )
+    if not bad:
+        return []
+    other = "pennylane" if want == "qiskit" else "qiskit"
+    label = {"qiskit": "Qiskit", "pennylane": "PennyLane"}
+    return [f"codebleu: {bad} of {len(preds)} pairs look like {label[other]} code but "
+            f"lang={lang!r} keys on {label[want]} names, so their key match compares (mostly "
+            f"empty) {label[want]} key sets; pass lang={other!r}"]

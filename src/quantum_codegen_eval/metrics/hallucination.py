@@ -3,8 +3,11 @@
 Every reference to PennyLane (``qml.RX``, ``pl.qchem.molecular_hamiltonian``, a name imported
 with ``from pennylane import X``) is looked up in the shipped API index
 (``metrics/data/pennylane_api_index.json.xz``, built by ``loaders/pennylane_api_index.py``); no
-PennyLane needs to be installed. Code is parsed with :mod:`ast`; code that does not parse raises
-:class:`CodeParseError` (never an empty "no hallucinations" list).
+PennyLane needs to be installed. Device names (``qml.device("default.qubits")``) are checked
+against the devices each release ships. Code is parsed with :mod:`ast`; code that does not parse
+raises :class:`CodeParseError` (never an empty "no hallucinations" list), or, with
+``recover=True``, yields the references tree-sitter's error-tolerant parse recovers, marked
+``recovered``. See docs/metrics/hallucination.md.
 
 >>> code = '''import pennylane as pl
 ... pl.QubitStateVector([1, 0], wires=0)
@@ -21,20 +24,24 @@ quantum_codegen_eval.metrics.hallucination.CodeParseError: line 1: invalid synta
 from __future__ import annotations
 
 import ast
+import bisect
+import fnmatch
 import json
 import lzma
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
+from .results import MappingResult
 from .signature import make_signature
 
 __all__ = ["CodeParseError", "Finding", "HallucinationRate", "find_hallucinations",
            "hallucination_rate", "index_versions", "load_index"]
 
-Status = Literal["ok", "hallucinated", "removed", "too_new"]
+Status = Literal["ok", "hallucinated", "removed", "too_new", "private"]
 INDEX_FILE = "pennylane_api_index.json.xz"
 
 
@@ -47,12 +54,17 @@ class CodeParseError(ValueError):
 
 
 @dataclass(frozen=True)
-class Finding:
+class Finding(MappingResult):
     """One reference to a PennyLane name.
 
     ``name`` is the dotted name as written (``pl.QubitStateVector``), ``path`` its resolved
     ``pennylane.`` path, ``versions`` the indexed releases in which the name exists and
-    ``target`` the release it was checked against.
+    ``target`` the release it was checked against. ``note`` says how an existing name exists
+    when it is not a plain public attribute: ``lazy`` (served by a module ``__getattr__``, may
+    need an optional dependency), ``extras`` (in a module whose import needs an optional
+    dependency, e.g. ``qml.labs``), ``plugin`` (a device the caller named). ``recovered`` marks
+    references found by the error-tolerant parse of code that does not parse. Device names
+    are findings too: ``path`` is ``device:<name>``.
     """
 
     name: str
@@ -62,6 +74,8 @@ class Finding:
     status: Status
     versions: tuple[str, ...]
     target: str
+    note: str = ""
+    recovered: bool = False
 
 
 # ------------------------------------------------------------------------------------------
@@ -131,37 +145,78 @@ def _node(index: dict, path: str) -> list | None:
     return node if node is not None else [-1, "module", index["tree"]]
 
 
-def _exists(index: dict, parts: list[str], bit: int) -> bool:
-    """Whether ``pennylane.<parts>`` exists in release ``bit``, following aliases."""
+_BEYOND = ("other", "attr", "lazy", "private", "extras-open")
+
+
+def _supplement_node(index: dict, path: str) -> list | None:
+    node: list | None = None
+    children = index.get("supplement", {}).get("tree", {})
+    for part in path.split(".")[1:]:
+        node = children.get(part)
+        if node is None:
+            return None
+        children = node[2] if len(node) > 2 else {}
+    return node
+
+
+def _resolve(index: dict, parts: list[str], bit: int, supplement: bool = True) -> str | None:
+    """How ``pennylane.<parts>`` exists in release ``bit``, following aliases: ``ok``,
+    ``lazy``, ``extras`` or ``private``; None when it does not exist there."""
+    return _walk(index, parts, bit, supplement)[0]
+
+
+def home_path(index: dict, dotted: str, bit: int) -> str | None:
+    """The path where the walk listed the module or class ``dotted`` in release ``bit`` (its
+    home: ``pennylane.ops.qubit.RX`` -> ``pennylane.RX``), or None."""
+    note, path = _walk(index, dotted.split(".")[1:], bit, False)
+    return path if note is not None else None
+
+
+def _walk(index: dict, parts: list[str], bit: int, supplement: bool) -> tuple[str | None, str]:
     m = 1 << bit
     path = "pennylane"
+    note = "ok"
     node: list = [-1, "module", index["tree"]]
     for i, part in enumerate(parts):
         kind = node[1]
-        if kind in ("other", "attr"):
-            return True  # attributes of functions, instances, ... are beyond the index
+        if kind in _BEYOND or (kind == "extras" and len(node) <= 2):
+            return note, path  # attributes of functions, instances, ... are beyond the index
         children = node[2] if len(node) > 2 else {}
         child = children.get(part)
         if child is None or not child[0] & m:
             fb = index.get("fallbacks", {}).get(path, {})
             for target, fmask in fb.items():
                 if fmask & m and _external_has(index, target[4:], part, m):
-                    return True
-            return False
+                    return note, path
+            extra = _supplement_node(index, f"{path}.{part}") if supplement else None
+            if extra is not None and extra[0] & m:
+                note = "extras" if extra[1].startswith("extras") else extra[1]
+                path = f"{path}.{part}"
+                node = extra
+                continue
+            if part.startswith("_") and kind == "class" and supplement:
+                return "private", path  # private class attributes are not listed: not invented
+            return None, path
         path = f"{path}.{part}"
         for target, amask in index["aliases"].get(path, {}).items():
             if not amask & m:
                 continue
             if target.startswith("ext:"):
                 rest = parts[i + 1:]
-                return not rest or _external_has(index, target[4:], rest[0], m)
+                ok = not rest or _external_has(index, target[4:], rest[0], m)
+                return (note if ok else None), path
             home = _node(index, target)
             if home is not None:
                 child = home
                 path = target
             break
         node = child
-    return True
+    return note, path
+
+
+def _exists(index: dict, parts: list[str], bit: int, supplement: bool = True) -> bool:
+    """Whether ``pennylane.<parts>`` exists in release ``bit``."""
+    return _resolve(index, parts, bit, supplement) is not None
 
 
 def _external_has(index: dict, module: str, attr: str, m: int) -> bool:
@@ -191,8 +246,27 @@ def _dotted(node: ast.AST) -> list[str] | None:
     return parts[::-1]
 
 
+def _binds_qml(tree: ast.AST) -> bool:
+    """Whether anything but ``import pennylane as qml`` binds the name ``qml``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "qml" and not isinstance(node.ctx, ast.Load):
+            return True
+        if isinstance(node, ast.arg) and node.arg == "qml":
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and (
+                node.name == "qml"):
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                bound = a.asname or a.name.split(".")[0]
+                if bound == "qml" and not (isinstance(node, ast.Import) and a.name == "pennylane"):
+                    return True
+    return False
+
+
 def _references(tree: ast.AST) -> list[tuple[str, str, int, int]]:
-    """(name as written, pennylane path, line, column) for every PennyLane reference."""
+    """(name as written, pennylane path, line, column) for every PennyLane reference, and
+    (device name, ``device:<name>``, line, column) for every ``qml.device("<name>", ...)``."""
     aliases: dict[str, str] = {}  # local name -> pennylane path
     refs: list[tuple[str, str, int, int]] = []
     # Imports first (in source order), so a use above its import still resolves.
@@ -218,8 +292,8 @@ def _references(tree: ast.AST) -> list[tuple[str, str, int, int]]:
                 full = f"{node.module}.{a.name}"
                 aliases[a.asname or a.name] = full
                 refs.append((full, full, node.lineno, node.col_offset))
-    if not aliases:
-        return sorted(refs, key=lambda r: (r[2], r[3]))
+    if "qml" not in aliases and not _binds_qml(tree):
+        aliases["qml"] = "pennylane"  # the community convention: a bare qml is PennyLane
     seen_chain: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and id(node) not in seen_chain:
@@ -237,7 +311,102 @@ def _references(tree: ast.AST) -> list[tuple[str, str, int, int]]:
               and isinstance(node.ctx, ast.Load) and node.id in aliases
               and aliases[node.id] != "pennylane" and node.id != aliases[node.id]):
             refs.append((node.id, aliases[node.id], node.lineno, node.col_offset))
+        elif isinstance(node, ast.Call) and node.args:
+            parts = _dotted(node.func)
+            arg = node.args[0]
+            if (parts and parts[0] in aliases
+                    and ".".join([aliases[parts[0]], *parts[1:]]) == "pennylane.device"
+                    and isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                refs.append((arg.value, f"device:{arg.value}", arg.lineno, arg.col_offset))
     return sorted(refs, key=lambda r: (r[2], r[3]))
+
+
+def _ts_references(code: str) -> list[tuple[str, str, int, int]]:
+    """:func:`_references` for code that ``ast`` rejects: imports (and what binds ``qml``) from
+    tree-sitter's error-tolerant parse, then attribute chains and ``qml.device("...")`` calls
+    from the tokens."""
+    from .codebleu import _parser
+
+    root = _parser().parse(code.encode("utf8")).root_node
+    data = code.encode("utf8")
+
+    def text(n) -> str:
+        return data[n.start_byte:n.end_byte].decode("utf8", errors="replace")
+
+    def pos(n) -> tuple[int, int]:
+        return n.start_point[0] + 1, n.start_point[1]
+
+    nodes = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        nodes.append(n)
+        stack.extend(reversed(n.children))
+    aliases: dict[str, str] = {}
+    refs: list[tuple[str, str, int, int]] = []
+    bound_qml = False
+    for n in nodes:
+        if n.type == "import_statement":
+            for c in n.named_children:
+                name = text(c.child_by_field_name("name") if c.type == "aliased_import" else c)
+                alias = c.child_by_field_name("alias") if c.type == "aliased_import" else None
+                if name.split(".")[0] != "pennylane":
+                    bound_qml |= alias is not None and text(alias) == "qml"
+                    continue
+                aliases[text(alias) if alias else "pennylane"] = name if alias else "pennylane"
+                if name != "pennylane":
+                    refs.append((name, name, *pos(n)))
+        elif n.type == "import_from_statement":
+            mod = n.child_by_field_name("module_name")
+            if mod is None or mod.type != "dotted_name":
+                continue
+            module = text(mod)
+            names = [c for c in n.children_by_field_name("name")]
+            if module.split(".")[0] != "pennylane":
+                bound_qml |= any(text(c).split()[-1] == "qml" for c in names)
+                continue
+            if module != "pennylane":
+                refs.append((module, module, *pos(n)))
+            for c in names:
+                name = text(c.child_by_field_name("name") if c.type == "aliased_import" else c)
+                alias = c.child_by_field_name("alias") if c.type == "aliased_import" else None
+                aliases[text(alias) if alias else name] = f"{module}.{name}"
+                refs.append((f"{module}.{name}", f"{module}.{name}", *pos(n)))
+        elif n.type in ("assignment", "for_statement") and n.child_by_field_name("left"):
+            bound_qml |= "qml" in text(n.child_by_field_name("left")).replace(",", " ").split()
+    if "qml" not in aliases and not bound_qml:
+        aliases["qml"] = "pennylane"
+    # Below a parse error tree-sitter's structure is a guess (``qml.RX(..)\n qml.H(..)`` may come
+    # back as one chained call), so references are read from the tokens: dotted names whose
+    # head is a PennyLane alias, outside import lines, strings and comments.
+    from ._codebleu_quantum import _TOKEN_RE
+
+    import_lines = {n.start_point[0] for n in nodes
+                    if n.type in ("import_statement", "import_from_statement")}
+    line_starts = [0] + [m.end() for m in re.finditer("\n", code)]  # rows as tree-sitter counts
+    toks = [(m.lastgroup or "o", m.group(0), m.start()) for m in _TOKEN_RE.finditer(code)]
+    toks = [t for t in toks if t[0] != "c"]
+    for i, (kind, tok, start) in enumerate(toks):
+        if kind != "d":
+            continue
+        row = bisect.bisect_right(line_starts, start) - 1
+        parts = [p.strip() for p in tok.split(".")]
+        if row in import_lines or parts[0] not in aliases or (i and toks[i - 1][1] == "."):
+            continue
+        path = ".".join([aliases[parts[0]], *parts[1:]])
+        if len(parts) > 1 or aliases[parts[0]] != "pennylane":
+            refs.append((".".join(parts), path, row + 1, start - line_starts[row]))
+        if (path == "pennylane.device" and i + 2 < len(toks) and toks[i + 1][1] == "("
+                and toks[i + 2][0] == "s"):
+            try:
+                value = ast.literal_eval(toks[i + 2][1])
+            except (ValueError, SyntaxError):
+                continue
+            if isinstance(value, str):
+                srow = bisect.bisect_right(line_starts, toks[i + 2][2]) - 1
+                refs.append((value, f"device:{value}", srow + 1,
+                             toks[i + 2][2] - line_starts[srow]))
+    return sorted(set(refs), key=lambda r: (r[2], r[3], r[0]))
 
 
 def _parse(code: str) -> ast.AST:
@@ -250,33 +419,61 @@ def _parse(code: str) -> ast.AST:
 
 
 def find_hallucinations(code: str, pennylane_version: str | None = None, *,
-                        index: dict | None = None) -> list[Finding]:
+                        index: dict | None = None, devices: Iterable[str] = (),
+                        recover: bool = False) -> list[Finding]:
     """One :class:`Finding` per PennyLane reference in ``code``, in source order.
 
     ``pennylane_version`` is the release to check against (default: the newest indexed; a
     release between two indexed ones is checked against the older one). Status: ``ok`` (exists
-    in the target), ``hallucinated`` (in no indexed release), ``removed`` (only in releases
-    older than the target) or ``too_new`` (only in newer ones). Raises :class:`CodeParseError`
-    when ``code`` is not valid Python.
+    in the target), ``private`` (a real ``_``-prefixed name, or one below a class, whose private
+    attributes are not listed: not a hallucination), ``hallucinated`` (in no indexed release),
+    ``removed`` (only in releases older than the target) or ``too_new`` (only in newer ones).
+    Device names (``qml.device("default.qubit")``) are checked against the devices shipped with
+    each release (PennyLane and pennylane-lightning); ``devices`` adds the names (or ``fnmatch``
+    patterns, ``"qiskit.*"``) of plugins the caller has. Code that does not parse raises
+    :class:`CodeParseError`, unless ``recover=True``: then the references found by tree-sitter's
+    error-tolerant parse are returned, each with ``recovered=True``.
     """
     if not isinstance(code, str):
         raise TypeError(f"find_hallucinations: code must be a str, got {type(code).__name__}")
     index = index or load_index()
     bit = resolve_target(pennylane_version, index)
     versions = index["versions"]
+    plugins = tuple(devices)
+    try:
+        refs, recovered = _references(_parse(code)), False
+    except CodeParseError:
+        if not recover:
+            raise
+        refs, recovered = _ts_references(code), True
+    known_devices = index.get("supplement", {}).get("devices", {})
     out = []
-    for name, path, line, col in _references(_parse(code)):
-        parts = path.split(".")[1:]
-        mask = sum(1 << b for b in range(len(versions)) if _exists(index, parts, b))
-        out.append(Finding(name=name, path=path, line=line, column=col,
-                           status=_status(mask, bit),
+    for name, path, line, col in refs:
+        note = ""
+        if path.startswith("device:"):
+            device = path[len("device:"):]
+            if any(fnmatch.fnmatchcase(device, pat) for pat in plugins):
+                mask, note = (1 << len(versions)) - 1, "plugin"
+            else:
+                mask = known_devices.get(device, 0)
+            status = _status(mask, bit)
+        else:
+            parts = path.split(".")[1:]
+            how = [_resolve(index, parts, b) for b in range(len(versions))]
+            mask = sum(1 << b for b, h in enumerate(how) if h is not None)
+            status = _status(mask, bit)
+            if status == "ok" and how[bit] == "private":
+                status = "private"
+            elif status == "ok" and how[bit] in ("lazy", "extras"):
+                note = how[bit]
+        out.append(Finding(name=name, path=path, line=line, column=col, status=status,
                            versions=tuple(v for b, v in enumerate(versions) if mask >> b & 1),
-                           target=versions[bit]))
+                           target=versions[bit], note=note, recovered=recovered))
     return out
 
 
 @dataclass(frozen=True)
-class HallucinationRate:
+class HallucinationRate(MappingResult):
     """Share of solutions with at least one hallucinated name (see :func:`hallucination_rate`)."""
 
     rate: float
@@ -291,12 +488,14 @@ class HallucinationRate:
 
 
 def hallucination_rate(codes: Iterable[str], pennylane_version: str | None = None, *,
-                       unparsable: Literal["exclude", "hallucinated", "clean"] = "exclude",
+                       unparsable: Literal["exclude", "hallucinated", "clean",
+                                           "recover"] = "exclude",
                        index: dict | None = None) -> HallucinationRate:
     """Share of solutions with >= 1 ``hallucinated`` name.
 
     ``unparsable`` says how code that does not parse counts: ``exclude`` (default: left out of
-    the denominator, counted in ``n_unparsable``), ``hallucinated`` or ``clean``.
+    the denominator, counted in ``n_unparsable``), ``hallucinated``, ``clean``, or ``recover``
+    (checked on the references tree-sitter recovers; still counted in ``n_unparsable``).
     ``per_solution`` holds ``hallucinated``, ``clean`` or ``unparsable`` for each solution;
     ``n_removed``/``n_too_new`` count solutions with such a name (and none hallucinated).
 
@@ -305,8 +504,9 @@ def hallucination_rate(codes: Iterable[str], pennylane_version: str | None = Non
     >>> (r.rate, r.n_checked, r.per_solution)
     (0.5, 2, ('clean', 'hallucinated', 'unparsable'))
     """
-    if unparsable not in ("exclude", "hallucinated", "clean"):
-        raise ValueError(f"unparsable must be exclude, hallucinated or clean, got {unparsable!r}")
+    if unparsable not in ("exclude", "hallucinated", "clean", "recover"):
+        raise ValueError("unparsable must be exclude, hallucinated, clean or recover, got "
+                         f"{unparsable!r}")
     index = index or load_index()
     target = index["versions"][resolve_target(pennylane_version, index)]
     per, n_h, n_r, n_t, n_u = [], 0, 0, 0, 0
@@ -317,9 +517,12 @@ def hallucination_rate(codes: Iterable[str], pennylane_version: str | None = Non
         try:
             statuses = {f.status for f in find_hallucinations(code, target, index=index)}
         except CodeParseError:
-            per.append("unparsable")
             n_u += 1
-            continue
+            if unparsable != "recover":
+                per.append("unparsable")
+                continue
+            statuses = {f.status for f in find_hallucinations(code, target, index=index,
+                                                               recover=True)}
         if "hallucinated" in statuses:
             per.append("hallucinated")
             n_h += 1

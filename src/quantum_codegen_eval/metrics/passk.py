@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .results import MappingResult
 from .signature import make_signature
 
 __all__ = ["PassAtK", "PassAtKCI", "pass_at_k", "pass_at_k_ci", "pass_at_k_per_problem",
@@ -30,7 +31,7 @@ __all__ = ["PassAtK", "PassAtKCI", "pass_at_k", "pass_at_k_ci", "pass_at_k_per_p
 
 
 @dataclass(frozen=True)
-class PassAtK:
+class PassAtK(MappingResult):
     """Per-problem pass@k values (only when asked for) with their mean and a signature."""
 
     k: int
@@ -43,7 +44,7 @@ class PassAtK:
 
 
 @dataclass(frozen=True)
-class PassAtKCI:
+class PassAtKCI(MappingResult):
     """A bootstrap confidence interval over problems for mean pass@k."""
 
     k: int

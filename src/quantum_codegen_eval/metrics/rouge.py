@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .results import RougeComponents, RougeLScore
 from .signature import make_signature, package_version
 
 __all__ = ["CodeTokenizer", "rouge_l"]
@@ -39,11 +40,11 @@ class CodeTokenizer:
 
 
 def rouge_l(references: Sequence[str], predictions: Sequence[str], *,
-            tokenizer: str = "default", use_stemmer: bool = False) -> dict:
+            tokenizer: str = "default", use_stemmer: bool = False) -> RougeLScore:
     """Sentence-level ROUGE-L (LCS) of each pair, averaged over pairs.
 
-    Returns ``{"precision", "recall", "f", "per_sample": [{"precision", "recall", "f"}, ...],
-    "signature"}``. ``use_stemmer`` applies to the ``default`` tokenizer only (rouge-score's
+    Returns a :class:`~.results.RougeLScore` (``precision``, ``recall``, ``f``, ``per_sample``,
+    ``signature``; readable as a dict: ``r["f"]``, ``r.as_dict()``). ``use_stemmer`` applies to the ``default`` tokenizer only (rouge-score's
     Porter stemmer). Raises ``ValueError`` on unequal lengths, an empty corpus, a non-string
     entry (naming it) or an unknown tokenizer.
     """
@@ -71,16 +72,16 @@ def rouge_l(references: Sequence[str], predictions: Sequence[str], *,
     per_sample = []
     for r, p in zip(references, predictions, strict=True):
         s = scorer.score(r, p)["rougeL"]
-        per_sample.append({"precision": s.precision, "recall": s.recall, "f": s.fmeasure})
+        per_sample.append(RougeComponents(s.precision, s.recall, s.fmeasure))
     n = len(per_sample)
     fields = {"tokenizer": tokenizer}
     if tokenizer == "default":
         fields["stemmer"] = "porter" if use_stemmer else "none"
-    return {
-        "precision": sum(s["precision"] for s in per_sample) / n,
-        "recall": sum(s["recall"] for s in per_sample) / n,
-        "f": sum(s["f"] for s in per_sample) / n,
-        "per_sample": per_sample,
-        "signature": make_signature("rouge_l", **fields, agg="mean",
-                                    **{"rouge-score": package_version("rouge-score")}),
-    }
+    return RougeLScore(
+        precision=sum(s.precision for s in per_sample) / n,
+        recall=sum(s.recall for s in per_sample) / n,
+        f=sum(s.f for s in per_sample) / n,
+        per_sample=tuple(per_sample),
+        signature=make_signature("rouge_l", **fields, agg="mean",
+                                 **{"rouge-score": package_version("rouge-score")}),
+    )

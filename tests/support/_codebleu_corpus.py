@@ -1,4 +1,4 @@
-"""Real-code (reference, prediction) pairs for the CodeBLEU parity test and bench.
+"""Real-code (reference, prediction) pairs for the CodeBLEU parity test and bench (test support).
 
 Programs are read at run time from code already on the machine, never stored in this repo:
 function definitions of the installed ``pennylane`` and ``qiskit`` packages, the QHack templates
@@ -69,6 +69,36 @@ def humaneval_programs(upstream: Path) -> list[str]:
     return out
 
 
+def notebook_code(path: Path) -> str | None:
+    """The code cells of a notebook joined, IPython magics and shell lines blanked."""
+    try:
+        cells = json.loads(path.read_text(encoding="utf8"))["cells"]
+    except (ValueError, KeyError):
+        return None
+    code = "\n".join(
+        "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+        for c in cells
+        if c.get("cell_type") == "code"
+    )
+    return re.sub(r"^\s*[%!].*$", "", code, flags=re.M)
+
+
+def qhack_templates(upstream: Path) -> dict[str, str]:
+    """Every QHack template as one program: ``*_template.py`` files (2022) and the joined code
+    cells of the notebooks (2023 ``<name>.ipynb``, 2024 ``template.ipynb``), keyed by path below
+    ``qhack/`` (74 templates in the upstream material)."""
+    root = upstream / "qhack"
+    out = {}
+    for path in sorted([*root.rglob("*_template.py"), *root.rglob("*.ipynb")]):
+        if path.suffix == ".py":
+            out[str(path.relative_to(root))] = path.read_text(encoding="utf8", errors="replace")
+        elif path.suffix == ".ipynb":
+            code = notebook_code(path)
+            if code is not None:
+                out[str(path.relative_to(root))] = code
+    return out
+
+
 def qhack_programs(upstream: Path, min_lines: int = 5, max_lines: int = 80) -> list[str]:
     """Functions from the QHack templates and from the code cells of the QHack notebooks."""
     out: list[str] = []
@@ -76,17 +106,9 @@ def qhack_programs(upstream: Path, min_lines: int = 5, max_lines: int = 80) -> l
     for path in sorted(root.rglob("*.py")):
         out += _functions(path.read_text(encoding="utf8", errors="replace"), min_lines, max_lines)
     for path in sorted(root.rglob("*.ipynb")):
-        try:
-            cells = json.loads(path.read_text(encoding="utf8"))["cells"]
-        except (ValueError, KeyError):
-            continue
-        code = "\n".join(
-            "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
-            for c in cells
-            if c.get("cell_type") == "code"
-        )
-        code = re.sub(r"^\s*[%!].*$", "", code, flags=re.M)  # IPython magics
-        out += _functions(code, min_lines, max_lines)
+        code = notebook_code(path)
+        if code is not None:
+            out += _functions(code, min_lines, max_lines)
     return out
 
 

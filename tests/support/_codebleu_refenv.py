@@ -1,10 +1,11 @@
 """The published CodeBLEU (PyPI ``codebleu==0.7.0``) in a virtual environment of its own.
 
-Used by the parity test and ``bench/metrics.py`` only; the metric itself never needs it.
+Test/bench support (tests/support/, not part of the package): used by the parity test and
+``bench/metrics.py`` only; the metric itself never needs it.
 ``codebleu`` 0.7.0 pins ``tree-sitter<0.23``, so it is installed with ``--no-deps`` beside the
 tree-sitter and tree-sitter-python versions of the running interpreter (same parser, so the
-comparison isolates the metric code). The folder is ``$QCE_CACHE/codebleu-ref``, else
-``~/.cache/quantum-codegen-eval/codebleu-ref``; it is created once and reused.
+comparison isolates the metric code). The folder is ``cache_dir("codebleu-ref")`` (the package's
+one cache root, see ``quantum_codegen_eval.cache``); it is created once and reused.
 
 >>> ref_venv_dir().name
 'codebleu-ref'
@@ -19,7 +20,8 @@ import sys
 import venv
 from pathlib import Path
 
-from .signature import package_version
+from quantum_codegen_eval.cache import cache_dir
+from quantum_codegen_eval.metrics.signature import package_version
 
 REF_VERSION = "0.7.0"
 
@@ -42,9 +44,7 @@ json.dump({"corpus": corpus, "per_sample": per, "seconds": elapsed, "cpu_seconds
 
 def ref_venv_dir() -> Path:
     """Where the reference venv lives (not created by this call)."""
-    base = os.environ.get("QCE_CACHE")
-    root = Path(base) if base else Path.home() / ".cache" / "quantum-codegen-eval"
-    return root / "codebleu-ref"
+    return cache_dir("codebleu-ref")
 
 
 def _python(folder: Path) -> Path:
