@@ -2,7 +2,7 @@
 
 Subcommands (their shape is fixed; see docs/cli.md)::
 
-    qce build <dataset> --source DIR --out DIR      upstream folder -> dataset folder
+    qce build <dataset> --out DIR [--source PATH] [--github-url URL]   upstream -> dataset folder
     qce judge <benchmark> <problem-id> <file> [--data-dir DIR] [--json]
     qce env [list | create NAME | path NAME | remove NAME]
     qce evaluate <predictions> --benchmark NAME [--config C] [--data-dir DIR] [--out DIR] [--resume]
@@ -47,7 +47,10 @@ def _parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build a Hub-ready dataset folder from upstream material")
     b.add_argument("dataset", help=f"one of: {', '.join(BUILDERS)}")
-    b.add_argument("--source", help="upstream folder or file (Hub id where the builder takes one)")
+    b.add_argument("--source", help="local upstream copy: a checkout, an unpacked archive, a folder "
+                   "holding several, or a .tar.gz (default: download at the pinned commit)")
+    b.add_argument("--github-url", help="download base for upstream archives (default: "
+                   "$QCE_GITHUB_URL or https://codeload.github.com)")
     b.add_argument("--out", required=True, help="output dataset folder")
     b.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="builder-specific option (repeatable)")
@@ -106,7 +109,13 @@ def _cmd_build(args: argparse.Namespace) -> int:
         print(f"qce build: unknown dataset {args.dataset!r}; known: {', '.join(BUILDERS)}", file=sys.stderr)
         return EXIT_USAGE
     builder = importlib.import_module(BUILDERS[name])
-    summary = builder.build(args.source, args.out, **_options(args.option))
+    options = _options(args.option)
+    if hasattr(builder, "REPOSITORIES"):  # builders of upstream GitHub repositories
+        options["github_url"] = args.github_url
+    elif args.github_url:
+        print(f"qce build: {name} does not download from GitHub; --github-url is not used",
+              file=sys.stderr)
+    summary = builder.build(args.source, args.out, **options)
     print(json.dumps(summary, indent=2, default=str))
     return EXIT_OK
 
