@@ -7,6 +7,8 @@ Each builder module (``loaders/<benchmark>.py``) owns its facts and provides::
     manifest_entries(trees: dict[str, upstream.Tree]) -> list[dict]
         # per-problem facts ({"id", "repository", "path", ...}); it must read, through the
         # trees, every file the builder reads (the reads become the manifest's file list)
+    build(source, out, *, github_url=None, progress=True, **options) -> dict
+        # source None: download at the pins (upstream.open_trees); datasets_cache calls this
 
 Usage (from the repository root)::
 
