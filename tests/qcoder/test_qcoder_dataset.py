@@ -91,9 +91,12 @@ def test_cli_build(qcoder_source, tmp_path, capsys):
 
 
 def test_hub_submissions_offline_is_one_clear_line(qcoder_source, tmp_path, monkeypatch, capsys):
+    import huggingface_hub.constants
+
     from quantum_codegen_eval.cli import main
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the Hub is unreachable here; make it immediate
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     rc = main(["build", "qcoder", "--source", str(qcoder_source), "--out", str(tmp_path / "o"),
                "--option", "submissions=hub"])
