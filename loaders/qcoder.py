@@ -372,6 +372,9 @@ def card_for(counts: dict[str, int]) -> str:
     meta = read_card_yaml(resources.files("quantum_codegen_eval.dataset_cards") / "qcoder")
     for key in ("configs", "dataset_info"):
         meta[key] = [c for c in meta[key] if counts.get(c["config_name"])]
+    for info in meta["dataset_info"]:
+        cfg = info["config_name"]
+        info["splits"] = [{"name": SPLITS[cfg], "num_examples": counts[cfg]}]
     return yaml_header(meta) + card_body("qcoder")
 
 
