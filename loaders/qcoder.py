@@ -364,7 +364,7 @@ def features(config: str):
     raise ValueError(f"unknown QCoder config {config!r}; expected one of {CONFIGS}")
 
 
-def card_for(counts: dict[str, int]) -> str:
+def card_for(counts: dict[str, int], sizes: dict[str, int] | None = None) -> str:
     """The dataset card, keeping only the configs that have rows."""
     from quantum_codegen_eval.dataset_cards import card_body, yaml_header
     from quantum_codegen_eval.publish import read_card_yaml
@@ -374,7 +374,8 @@ def card_for(counts: dict[str, int]) -> str:
         meta[key] = [c for c in meta[key] if counts.get(c["config_name"])]
     for info in meta["dataset_info"]:
         cfg = info["config_name"]
-        info["splits"] = [{"name": SPLITS[cfg], "num_examples": counts[cfg]}]
+        info["splits"] = [{"name": SPLITS[cfg], "num_bytes": (sizes or {}).get(cfg, 0),
+                           "num_examples": counts[cfg]}]
     return yaml_header(meta) + card_body("qcoder")
 
 
@@ -398,7 +399,7 @@ def build(source: str | Path | None, out: str | Path, *, github_url: str | None 
     subs_spec = options.get("submissions")
     subs, revs = group_revisions(read_submissions(subs_spec)) if subs_spec else ([], [])
     out = Path(out)
-    counts = {}
+    counts, sizes = {}, {}
     for config, rows in (("problems", problems), ("submissions", subs), ("revisions", revs)):
         folder = out / config
         folder.mkdir(parents=True, exist_ok=True)
@@ -410,7 +411,8 @@ def build(source: str | Path | None, out: str | Path, *, github_url: str | None 
             continue
         ds = Dataset.from_list(rows, features=features(config))
         ds.to_parquet(str(folder / f"{SPLITS[config]}-00000-of-00001.parquet"))
-    (out / "README.md").write_text(card_for(counts), encoding="utf-8")
+        sizes[config] = int(ds.data.nbytes)
+    (out / "README.md").write_text(card_for(counts, sizes), encoding="utf-8")
     return {"dataset": "qcoder", "out": str(out), "rows": counts,
             "submissions_source": str(subs_spec) if subs_spec else None,
             "upstream_commit": problems[0]["upstream_commit"]}
