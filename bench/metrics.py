@@ -53,7 +53,7 @@ def programs() -> list[str]:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "qhack").mkdir()
-            for repo in upstream.load_manifest("qhack").repositories.values():
+            for repo in upstream.repositories("qhack").values():
                 (Path(tmp) / "qhack" / repo.top).symlink_to(upstream.unpacked(repo))
             progs += corpus.qhack_programs(Path(tmp), 30, 80)
     except upstream.UpstreamError as exc:

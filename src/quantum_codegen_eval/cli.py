@@ -115,14 +115,16 @@ def _cmd_build(args: argparse.Namespace) -> int:
     if name not in BUILDERS:
         print(f"qce build: unknown dataset {args.dataset!r}; known: {', '.join(BUILDERS)}", file=sys.stderr)
         return EXIT_USAGE
-    builder = importlib.import_module(BUILDERS[name])
+    from .datasets_cache import BUILDABLE, build_dataset
+
     options = _options(args.option)
-    if hasattr(builder, "REPOSITORIES"):  # builders of upstream GitHub repositories
-        options["github_url"] = args.github_url
-    elif args.github_url:
-        print(f"qce build: {name} does not download from GitHub; --github-url is not used",
-              file=sys.stderr)
-    summary = builder.build(args.source, args.out, **options)
+    if name in BUILDABLE:  # upstream GitHub repositories at pinned commits, verified
+        summary = build_dataset(name, args.out, args.source, github_url=args.github_url, **options)
+    else:
+        if args.github_url:
+            print(f"qce build: {name} does not download from GitHub; --github-url is not used",
+                  file=sys.stderr)
+        summary = importlib.import_module(BUILDERS[name]).build(args.source, args.out, **options)
     print(json.dumps(summary, indent=2, default=str))
     return EXIT_OK
 

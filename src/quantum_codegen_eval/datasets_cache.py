@@ -19,6 +19,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from .cache import cache_dir
 
@@ -32,6 +33,22 @@ BUILDABLE = {
 
 class DataUnavailable(RuntimeError):
     """The dataset is not cached and cannot be built here; the message says what to run."""
+
+
+def build_dataset(name: str, out: str | Path, source: Any = None, *, github_url: str | None = None,
+                  progress: bool = True, **options: Any) -> dict[str, Any]:
+    """Build ``name``'s dataset folder ``out``; ``source`` None downloads the upstream
+    repositories at their pinned commits (every file the builder reads is verified)."""
+    builder = importlib.import_module(BUILDABLE[name])
+    if hasattr(builder, "REPOSITORIES"):  # the builder opens (downloads, verifies) on its own
+        return builder.build(source, out, github_url=github_url, progress=progress, **options)
+    if source is not None:
+        return builder.build(source, out, **options)
+    from . import upstream
+
+    with upstream.downloaded(upstream.repositories(name), github_url=github_url,
+                             progress=progress) as folder:
+        return builder.build(folder, out, **options)
 
 
 def _fingerprint(name: str) -> str:
@@ -59,12 +76,11 @@ def dataset_dir(name: str, *, github_url: str | None = None, quiet: bool = False
     target = cache_dir("datasets") / name / _fingerprint(name)
     if _ready(target):
         return target
-    builder = importlib.import_module(BUILDABLE[name])
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
     try:
         try:
-            builder.build(None, tmp, github_url=github_url, progress=not quiet)
+            build_dataset(name, tmp, github_url=github_url, progress=not quiet)
         except upstream.DownloadError as exc:
             raise DataUnavailable(
                 f"the {name} dataset is not in the cache and its upstream archive cannot be "

@@ -28,6 +28,9 @@ API::
     Repo(owner, name, commit)              .slug, .top, .url(base)
     load_manifest(benchmark) -> Manifest   .repositories {key: Repo}, .files {key: {path: sha}},
                                            .problems [dict], .problem(id)
+    repositories(benchmark) -> {key: Repo}  just the pins (any manifest version)
+    downloaded(repos, github_url=None, progress=True)
+        context manager -> a folder holding each repository unpacked (from the cache)
     open_trees(manifest, source=None, *, github_url=None, progress=True)
         context manager -> {key: Tree}; source None: download (cached) at the pinned commit from
         github_url / $QCE_GITHUB_URL / https://codeload.github.com; else a checkout, an unpacked
@@ -166,6 +169,16 @@ class Manifest:
 
 def manifest_path(benchmark: str):
     return resources.files("quantum_codegen_eval") / "data" / "manifests" / f"{benchmark}.json"
+
+
+def repositories(benchmark: str) -> dict[str, Repo]:
+    """The pinned repositories of ``benchmark``'s shipped manifest (only its ``repositories``
+    table is read, ``{key: {"repo", "commit", ...}}``, so any manifest version will do)."""
+    path = manifest_path(benchmark)
+    if not path.is_file():
+        raise UpstreamError(f"no upstream manifest for {benchmark!r} in this package")
+    table = json.loads(path.read_text(encoding="utf-8"))["repositories"]
+    return {key: Repo.parse(spec["repo"], spec["commit"]) for key, spec in table.items()}
 
 
 def load_manifest(benchmark: str) -> Manifest:
@@ -443,6 +456,20 @@ def open_trees(manifest: Manifest, source: Any = None, *, github_url: str | None
         for tree in trees.values():
             tree.verify_all()
         yield trees
+
+
+@contextlib.contextmanager
+def downloaded(repos: Mapping[str, Repo], *, github_url: str | None = None,
+               progress: bool = True) -> Iterator[Path]:
+    """A temporary folder holding each repository unpacked (``<repo>-<commit>/``, linked from the
+    cache), downloaded first when needed: a ``source`` for builders that verify on their own."""
+    with tempfile.TemporaryDirectory(prefix="qce-upstream-") as scratch:
+        roots = _roots(repos, {}, None, github_url, progress, Path(scratch))
+        folder = Path(scratch) / "repositories"
+        folder.mkdir()
+        for key, root in roots.items():
+            (folder / repos[key].top).symlink_to(root, target_is_directory=True)
+        yield folder
 
 
 @contextlib.contextmanager

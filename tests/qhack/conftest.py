@@ -16,10 +16,10 @@ def qhack_source(upstream: Path) -> Path:
 @pytest.fixture(scope="session")
 def qhack_data(github_url: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The dataset folder, built by the real builder through the real download path."""
-    from quantum_codegen_eval.loaders.qhack import build
+    from quantum_codegen_eval.datasets_cache import build_dataset
 
     out = tmp_path_factory.mktemp("qhack-dataset")
-    build(None, out, progress=False)
+    build_dataset("qhack", out, progress=False)
     return out
 
 
