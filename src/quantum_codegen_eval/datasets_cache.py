@@ -1,7 +1,8 @@
 """The embedded default: a benchmark's dataset folder, built in the cache on first use.
 
 ``dataset_dir(name)`` is what ``load_benchmark(name)``, ``evaluate(...)``, ``qce judge`` and
-``qce evaluate`` use when no data folder is given: ``cache_dir("datasets")/<name>/<fingerprint>``,
+``qce evaluate`` use when no data folder is given: ``cache_dir("datasets")/<name>/<fingerprint>``
+(closed to other users: the sandbox's user must not read expected outputs),
 where the fingerprint covers the package version, the shipped manifest and the builder, so a
 changed builder never serves a stale folder. The first use downloads the upstream archives at
 their pinned commits (``$QCE_GITHUB_URL`` or codeload.github.com), verifies them, builds, and says
@@ -21,7 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .cache import cache_dir
+from .cache import private_dir
 
 #: benchmark -> builder module (the ones built from pinned upstream GitHub archives)
 BUILDABLE = {
@@ -73,7 +74,7 @@ def dataset_dir(name: str, *, github_url: str | None = None, quiet: bool = False
     if name not in BUILDABLE:
         raise ValueError(f"no built-in dataset for {name!r}; known: {', '.join(BUILDABLE)} "
                          "(pass data_dir= / --data-dir for others)")
-    target = cache_dir("datasets") / name / _fingerprint(name)
+    target = private_dir("datasets") / name / _fingerprint(name)
     if _ready(target):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)

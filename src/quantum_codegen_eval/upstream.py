@@ -70,7 +70,7 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .cache import cache_dir
+from .cache import private_dir
 
 DEFAULT_GITHUB_URL = "https://codeload.github.com"
 GITHUB_URL_ENV = "QCE_GITHUB_URL"
@@ -269,7 +269,7 @@ def _progress(total: int | None, desc: str, enabled: bool):
 
 
 def _downloads() -> Path:
-    return cache_dir("downloads") / "github"
+    return private_dir("downloads") / "github"
 
 
 def archive_path(repo: Repo) -> Path:

@@ -30,6 +30,8 @@ def test_first_use_builds_once_and_says_where(cache, capsys):
     assert load_benchmark("qcoder").num_rows == 67
     assert "built the" not in capsys.readouterr().err
     assert sorted(p.name for p in (cache / "datasets" / "qcoder").iterdir()) == [folder.name]
+    for kind in ("datasets", "downloads"):  # expected outputs stay out of the sandbox user's reach
+        assert (cache / kind).stat().st_mode & 0o777 == 0o700, kind
 
 
 def test_offline_without_cache_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
