@@ -54,7 +54,7 @@ def programs() -> list[str]:
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "qhack").mkdir()
             for repo in upstream.repositories("qhack").values():
-                (Path(tmp) / "qhack" / repo.top).symlink_to(upstream.unpacked(repo))
+                upstream.unpack(upstream.download(repo), Path(tmp) / "qhack")
             progs += corpus.qhack_programs(Path(tmp), 30, 80)
     except upstream.UpstreamError as exc:
         print(f"(no QHack programs: {exc})", file=sys.stderr)

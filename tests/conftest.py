@@ -50,16 +50,15 @@ def github_url() -> str:
 
 
 def _unpacked(benchmark: str, dest: Path) -> Path:
-    """``dest/<benchmark>/`` holding each upstream repository of ``benchmark``, fetched through
-    the package's download, cache and unpack code (a folder ``--source`` accepts)."""
+    """``dest/<benchmark>/`` holding each upstream repository of ``benchmark`` unpacked
+    (``<repo>-<commit>/``), fetched through the package's download, cache and unpack code (a
+    folder ``--source`` accepts)."""
     from quantum_codegen_eval import upstream
 
     folder = dest / benchmark
     folder.mkdir(parents=True, exist_ok=True)
     for repo in upstream.repositories(benchmark).values():
-        link = folder / repo.top
-        if not link.exists():
-            link.symlink_to(upstream.unpacked(repo, progress=False), target_is_directory=True)
+        upstream.unpack(upstream.download(repo, progress=False), folder)
     return folder
 
 
