@@ -77,8 +77,12 @@ def dataset_dir(name: str, *, github_url: str | None = None, quiet: bool = False
     target = private_dir("datasets") / name / _fingerprint(name)
     if _ready(target):
         return target
+    import datasets
+
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
+    bars = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()  # the download bar is the one worth showing
     try:
         try:
             build_dataset(name, tmp, github_url=github_url, progress=not quiet)
@@ -95,6 +99,8 @@ def dataset_dir(name: str, *, github_url: str | None = None, quiet: bool = False
                 raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        if bars:
+            datasets.enable_progress_bars()
     if not quiet:
         print(f"qce: built the {name} dataset into {target} (first use; later runs reuse it)",
               file=sys.stderr)
