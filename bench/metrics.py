@@ -1,8 +1,9 @@
 """CodeBLEU: speed against the published ``codebleu==0.7.0``, the seed gap, the quantum keys.
 
 Run: ``.venv/bin/python bench/metrics.py [speed|seed-gap|keys|hallucination] [--pairs 1000]``
-(default: all four). Upstream material (QHack templates, Qiskit HumanEval) is read from
-``$QCE_UPSTREAM`` (the tests' fixture folder), never copied.
+(default: all four). Upstream material (QHack templates, Qiskit HumanEval) comes through the
+package's download cache from ``$QCE_GITHUB_URL`` (``file://$PWD/../shared/upstream/github``
+offline), never copied.
 
 ``speed``: programs are 30-80-line functions of the installed PennyLane package, of
 ``qiskit.circuit`` and of the QHack templates and notebooks. Three corpora are timed, each as ONE corpus call on both sides:
@@ -32,10 +33,10 @@ out of the QHack templates), and Qiskit code scored with ``lang="pennylane"``.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import statistics
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -58,9 +59,17 @@ REF_KEYS = {
 
 
 def upstream() -> Path | None:
-    env = os.environ.get("QCE_UPSTREAM")
-    path = Path(env) if env else REPO.parents[1] / "shared" / "benchmarks"
-    return path if path.is_dir() else None
+    """The upstream repositories, unpacked through the package's download cache
+    (``$QCE_GITHUB_URL``, e.g. ``file://$PWD/../shared/upstream/github``); None when unreachable."""
+    from upstream_tree import tree
+
+    from quantum_codegen_eval.upstream import UpstreamError
+
+    try:
+        return tree(Path(tempfile.mkdtemp(prefix="qce-bench-upstream-")))
+    except UpstreamError as exc:
+        print(f"(no upstream material: {exc})", file=sys.stderr)
+        return None
 
 
 def programs() -> list[str]:
@@ -145,7 +154,7 @@ def seed_gap_corpora(up: Path) -> dict[str, tuple[list[str], list[str]]]:
 def run_seed_gap(args) -> None:
     up = upstream()
     if up is None:
-        raise SystemExit("seed-gap needs the upstream material: set QCE_UPSTREAM")
+        raise SystemExit("seed-gap needs the upstream material: set QCE_GITHUB_URL")
     for name, (refs, preds) in seed_gap_corpora(up).items():
         ref = run_reference(refs, preds, per_sample=True)
         ours = codebleu(refs, preds)
@@ -192,8 +201,8 @@ def run_keys(args) -> None:
 
     up = upstream()
     if up is None:
-        raise SystemExit("keys needs the upstream material: set QCE_UPSTREAM")
-    tasks = json.loads((up / "qiskit_humaneval" / "dataset_qiskit_test_human_eval.json").read_text())
+        raise SystemExit("keys needs the upstream material: set QCE_GITHUB_URL")
+    tasks = json.loads(corpus._files(up / "qiskit_humaneval", "dataset_qiskit_test_human_eval.json")[0].read_text())
     refs, swapped, renamed = [], [], []
     for t in tasks:
         code = t["prompt"] + t["canonical_solution"]
@@ -304,7 +313,7 @@ def run_hallucination(args) -> None:
 
     up = upstream()
     if up is None:
-        raise SystemExit("hallucination needs the upstream material: set QCE_UPSTREAM")
+        raise SystemExit("hallucination needs the upstream material: set QCE_GITHUB_URL")
     templates = list(corpus.qhack_templates(up).values())
     humaneval = corpus.humaneval_programs(up)
     corpora = {"qhack templates": lambda v: templates, "qiskit humaneval": lambda v: humaneval,

@@ -331,7 +331,7 @@ def card_yaml(counts: dict[str, int], sizes: dict[str, int] | None = None) -> st
         info.append({"config_name": cfg, "features": feats, "splits": [split]})
     header = {
         "pretty_name": "QHack 2022-2024 coding challenges",
-        "language": ["en"], "license": "other", "task_categories": ["text-generation"],
+        "language": ["en"], "license": "unknown", "task_categories": ["text-generation"],
         "tags": ["quantum-computing", "pennylane", "code-generation", "benchmark"],
         "configs": [{"config_name": cfg, "data_files": [
             {"split": SPLIT, "path": f"data/{cfg}/*.parquet"}], **({"default": True}

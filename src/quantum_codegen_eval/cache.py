@@ -44,3 +44,14 @@ def cache_dir(kind: str) -> Path:
     if kind not in KINDS:
         raise ValueError(f"unknown cache kind {kind!r}; known: {', '.join(KINDS)}")
     return cache_root() / kind
+
+
+def private_dir(kind: str) -> Path:
+    """``cache_dir(kind)``, created and kept closed to other users (mode 0700): what it holds
+    (upstream archives, built datasets with expected outputs) must not be readable from the
+    sandbox's unprivileged user."""
+    path = cache_dir(kind)
+    path.mkdir(parents=True, exist_ok=True)
+    if path.stat().st_uid == os.geteuid() and path.stat().st_mode & 0o077:
+        path.chmod(0o700)
+    return path

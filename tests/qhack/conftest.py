@@ -1,4 +1,4 @@
-"""Fixtures for the QHack tests: the dataset built once from the upstream folder, the judge."""
+"""Fixtures for the QHack tests: the dataset built once from the upstream archives, the judge."""
 
 from __future__ import annotations
 
@@ -9,19 +9,17 @@ import pytest
 
 @pytest.fixture(scope="session")
 def qhack_source(upstream: Path) -> Path:
-    src = upstream / "qhack"
-    if not (src / "SOURCES.md").is_file():
-        pytest.fail(f"upstream QHack material missing: {src}/SOURCES.md")
-    return src
+    """A folder holding the three unpacked upstream repositories (``--source`` accepts it)."""
+    return upstream / "qhack"
 
 
 @pytest.fixture(scope="session")
-def qhack_data(qhack_source: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The dataset folder, built by the real builder."""
-    from quantum_codegen_eval.loaders.qhack import build
+def qhack_data(github_url: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The dataset folder, built by the real builder through the real download path."""
+    from quantum_codegen_eval.datasets_cache import build_dataset
 
     out = tmp_path_factory.mktemp("qhack-dataset")
-    build(qhack_source, out)
+    build_dataset("qhack", out, progress=False)
     return out
 
 

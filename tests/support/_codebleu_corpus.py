@@ -14,8 +14,10 @@ True
 from __future__ import annotations
 
 import ast
+import fnmatch
 import importlib.util
 import json
+import os
 import random
 import re
 import warnings
@@ -52,19 +54,26 @@ def package_functions(
         return []
     root = Path(next(iter(spec.submodule_search_locations))) / under
     out: list[str] = []
-    for path in sorted(root.rglob("*.py")):
+    for path in _files(root, "*.py"):
         if "tests" in path.parts:
             continue
         out += _functions(path.read_text(encoding="utf8", errors="replace"), min_lines, max_lines)
     return out
 
 
+def _files(root: Path, pattern: str) -> list[Path]:
+    """Files named like ``pattern`` below ``root``, through linked folders (the test fixtures
+    link the unpacked upstream repositories; ``Path.rglob`` does not follow links)."""
+    return sorted(Path(d) / f for d, _, names in os.walk(root, followlinks=True)
+                  for f in fnmatch.filter(names, pattern))
+
+
 def humaneval_programs(upstream: Path) -> list[str]:
-    """Qiskit HumanEval prompt + canonical solution, one program per task."""
+    """Qiskit HumanEval prompt + canonical solution, one program per task (the dataset files
+    anywhere under ``upstream/qiskit_humaneval``, e.g. in an unpacked upstream repository)."""
     out = []
     for name in ("dataset_qiskit_test_human_eval.json", "dataset_qiskit_test_human_eval_hard.json"):
-        path = upstream / "qiskit_humaneval" / name
-        if path.is_file():
+        for path in _files(upstream / "qiskit_humaneval", name):
             out += [t["prompt"] + t["canonical_solution"] for t in json.loads(path.read_text())]
     return out
 
@@ -89,7 +98,7 @@ def qhack_templates(upstream: Path) -> dict[str, str]:
     ``qhack/`` (74 templates in the upstream material)."""
     root = upstream / "qhack"
     out = {}
-    for path in sorted([*root.rglob("*_template.py"), *root.rglob("*.ipynb")]):
+    for path in sorted([*_files(root, "*_template.py"), *_files(root, "*.ipynb")]):
         if path.suffix == ".py":
             out[str(path.relative_to(root))] = path.read_text(encoding="utf8", errors="replace")
         elif path.suffix == ".ipynb":
@@ -103,9 +112,9 @@ def qhack_programs(upstream: Path, min_lines: int = 5, max_lines: int = 80) -> l
     """Functions from the QHack templates and from the code cells of the QHack notebooks."""
     out: list[str] = []
     root = upstream / "qhack"
-    for path in sorted(root.rglob("*.py")):
+    for path in _files(root, "*.py"):
         out += _functions(path.read_text(encoding="utf8", errors="replace"), min_lines, max_lines)
-    for path in sorted(root.rglob("*.ipynb")):
+    for path in _files(root, "*.ipynb"):
         code = notebook_code(path)
         if code is not None:
             out += _functions(code, min_lines, max_lines)

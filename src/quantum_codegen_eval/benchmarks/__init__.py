@@ -12,8 +12,8 @@ benchmark touches its own files only. Every benchmark module also provides::
     prompt(record) -> str                            # what a model is given
     reference_code(record) -> str | None             # what CodeBLEU/ROUGE-L compare against
 
-``data_dir`` is a local dataset folder (as written by ``qce build``); without it the Hub id is
-used through ``datasets.load_dataset``. PennySynth has no judge (its pairs carry no tests);
+``data_dir`` is a local dataset folder (as written by ``qce build``); without it the dataset is
+built in the package's cache on first use (``datasets_cache.dataset_dir``; PennySynth: the Hub). PennySynth has no judge (its pairs carry no tests);
 ``qiskit_humaneval.get_problem`` also takes ``config=`` or an id such as ``"hard:qiskitHumanEval/3"``.
 """
 

@@ -1,0 +1,33 @@
+"""The upstream repositories of the benchmarks, unpacked through the package's own download,
+cache and verification path, laid out as a folder a user's ``--source`` accepts.
+
+Used by the test fixtures and by ``bench/``: ``tree(dest)`` gives ``dest/qhack/``,
+``dest/qcoder/``, ``dest/qiskit_humaneval/``, each holding links to that benchmark's unpacked
+repositories (``<repo>-<commit>/``). The download base is ``$QCE_GITHUB_URL`` (a ``file://``
+mirror in tests).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+BENCHMARKS = ("qhack", "qcoder", "qiskit_humaneval")
+
+
+def unpacked(benchmark: str, dest: Path) -> Path:
+    """``dest/<benchmark>/`` holding a link to each of its unpacked upstream repositories."""
+    from quantum_codegen_eval import upstream
+
+    folder = dest / benchmark
+    folder.mkdir(parents=True, exist_ok=True)
+    for repo in upstream.repositories(benchmark).values():
+        link = folder / repo.top
+        if not link.exists():
+            link.symlink_to(upstream.unpacked(repo, progress=False), target_is_directory=True)
+    return folder
+
+
+def tree(dest: Path, benchmarks: tuple[str, ...] = BENCHMARKS) -> Path:
+    for name in benchmarks:
+        unpacked(name, dest)
+    return dest
