@@ -1,28 +1,37 @@
-"""Build the QHack 2022–2024 coding-challenge dataset from the upstream folders.
+"""Build the QHack 2022–2024 coding-challenge dataset from the three upstream repositories.
 
-The source folder has the layout of ``shared/benchmarks/qhack`` (see its SOURCES.md, which this
-builder parses for points, tolerances, time limits, paths and commits)::
+The repositories are read in their own layout, at the commits pinned in the shipped manifest
+(``quantum_codegen_eval/data/manifests/qhack.json``)::
 
-    SOURCES.md
-    2022/<id>/{problem.pdf, *_template.py, N.in, N.ans}
-    2023/<id>/{README.md, <name>.ipynb}
-    2024/<id>/{description.md, template.ipynb}
+    XanaduAI/QHack2022                    Coding_Challenges/<id>/{problem.pdf, *_template.py, N.in, N.ans}
+    XanaduAI/qhack_2023_coding_challenges <story>/<id>/{README.md, <name>.ipynb}
+    XanaduAI/QHack2024-coding-challenges  <id>/{description.md, template.ipynb}
+
+Every file read is checked against the manifest's git blob SHA-1. Facts upstream does not state in
+machine-readable form (2022 tolerances and time limits from the PDFs, 2024 points and themes from
+the QHackBench paper, calibrated CPU time limits, weak public checks) are manifest entries with
+their source; ``python -m quantum_codegen_eval.loaders.qhack manifest --source DIR`` regenerates
+the derivable ones from upstream (a test checks the shipped file against it).
 
 The output is a Hub-ready folder: ``data/<config>/test-00000-of-00001.parquet`` for the configs
 ``all``, ``2022``, ``2023``, ``2024`` and a ``README.md`` card whose YAML declares them, so that
 ``datasets.load_dataset(out, "2023", split="test")`` works offline.
 
->>> summary = build("../shared/benchmarks/qhack", "/tmp/qhack-ds")  # doctest: +SKIP
+>>> summary = build("path/holding/the/three/repositories", "/tmp/qhack-ds")  # doctest: +SKIP
 >>> summary["counts"]  # doctest: +SKIP
-{'2022': 25, '2023': 28, '2024': 21, 'all': 74}
+{'all': 74, '2022': 25, '2023': 28, '2024': 21}
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import io
 import json
+import math
 import re
-from dataclasses import dataclass
+import tarfile
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +43,12 @@ YEARS = ("2022", "2023", "2024")
 CONFIGS = ("all", *YEARS)
 SPLIT = "test"
 ERA_PENNYLANE = {"2022": "0.21.0", "2023": "0.28.0", "2024": "0.34.0"}
-#: Seconds per public test when the contest gave none (2023/2024). The office_hijinks_400/500
-#: harnesses run 5,000 unseeded shot-based trials per test (about 130 s each here).
+#: the shipped fact table, relative to the package
+MANIFEST = "data/manifests/qhack.json"
+#: CPU seconds per test allowed per CPU second a known-good solution needed (see time_limit())
+CPU_MULTIPLIER = 4.0
+#: CPU seconds per test when there is neither a contest limit nor a known-good solution
 DEFAULT_TIME_LIMIT = 120.0
-SLOW_TIME_LIMITS = {"2023/office_hijinks_400": 600.0, "2023/office_hijinks_500": 600.0}
 CATEGORIES_2022 = {"algorithms": "Quantum Algorithms", "games": "Quantum Games",
                    "pennylane101": "PennyLane 101", "qchem": "Quantum Chemistry",
                    "qml": "Quantum Machine Learning"}
@@ -50,7 +61,7 @@ FEATURES: dict[str, Any] = {
     "solution_functions": ["string"],
     "tests": [{"name": "string", "input": "string", "expected": "string"}],
     "tolerance": "string", "compare": "string", "time_limit": "float64",
-    "time_limit_source": "string", "format": "string", "pennylane_version": "string",
+    "time_limit_source": "string", "contest_time_limit": "float64", "weak_check": "string", "format": "string", "pennylane_version": "string",
     "era_env": "string", "upstream_repo": "string", "upstream_commit": "string",
     "upstream_path": "string", "template_file": "string",
 }
@@ -60,49 +71,16 @@ class SourceError(ValueError):
     """Upstream material that cannot be read; the message names the challenge and file."""
 
 
-@dataclass
-class _Row:
-    year: str
-    id: str
-    points: str
-    path: str
-    pub: str
-    tol: str
-    time_limit: str
-
-
-def parse_sources(text: str) -> tuple[dict[str, tuple[str, str]], list[_Row], dict[str, str]]:
-    """SOURCES.md -> ({year: (repo, commit)}, per-challenge rows, {2024 id: theme})."""
-    repos: dict[str, tuple[str, str]] = {}
-    rows: list[_Row] = []
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 5 and cells[0] in YEARS and cells[1].startswith("http"):
-            repos[cells[0]] = (cells[1], cells[2].strip("`"))
-        elif len(cells) == 8 and cells[0] in YEARS and cells[1].startswith("`"):
-            rows.append(_Row(cells[0], cells[1].strip("`"), cells[2], cells[3].strip("`"),
-                             cells[5], cells[6], cells[7]))
-    themes: dict[str, str] = {}
-    m = re.search(r"2024 themes[^:]*:(.*)", text)
-    if m:
-        for part in m.group(1).split(";"):
-            if "=" in part:
-                theme, ids = part.split("=", 1)
-                for cid in ids.split(","):
-                    themes[cid.strip().rstrip(".")] = theme.strip()
-    return repos, rows, themes
-
-
-def _notebook_code(path: Path) -> str:
-    nb = json.loads(path.read_text(encoding="utf-8"))
+def _notebook_code_text(text: str) -> str:
+    nb = json.loads(text)
     cells = ["".join(c["source"]).rstrip() for c in nb["cells"] if c["cell_type"] == "code"]
     return "\n\n\n".join(c for c in cells if c.strip()) + "\n"
 
 
-def _pdf_text(path: Path) -> str:
+def _pdf_text(data: bytes) -> str:
     from pypdf import PdfReader
 
-    pages = [p.extract_text() or "" for p in PdfReader(str(path)).pages]
+    pages = [p.extract_text() or "" for p in PdfReader(io.BytesIO(data)).pages]
     text = "\n\n".join(pages)
     for lig, rep in {"\ufb01": "fi", "\ufb02": "fl", "\ufb00": "ff", "\ufb03": "ffi"}.items():
         text = text.replace(lig, rep)
@@ -184,15 +162,10 @@ def _compare_2022(tol: str) -> dict[str, Any]:
     m = re.search(r"rel\s*([0-9.eE+-]+)", tol)
     if m:
         return {"func": "tokens", "rel": float(m.group(1))}
-    m = re.search(r"accuracy\s*>\s*([0-9.]+)\s*%", tol)
+    m = re.search(r"accuracy\s*>=?\s*([0-9.]+)\s*%", tol)
     if m:
         return {"func": "accuracy", "min": float(m.group(1)) / 100}
     return {"func": "tokens", "rel": None}
-
-
-def _seconds(text: str) -> float | None:
-    m = re.search(r"([0-9.]+)\s*s\b", text)
-    return float(m.group(1)) if m else None
 
 
 def _title_2022(statement: str, cid: str) -> str:
@@ -205,105 +178,184 @@ def _human(name: str) -> str:
     return re.sub(r"[_-]+", " ", name).strip().capitalize()
 
 
-def _record(src: Path, row: _Row, repos: dict, themes: dict) -> dict[str, Any]:
-    folder = src / row.year / row.id
-    where = f"qhack {row.year}/{row.id}"
-    if not folder.is_dir():
-        raise SourceError(f"{where}: folder {folder} is missing")
-    repo, commit = repos.get(row.year, ("", ""))
-    points_src = "QHackBench Table I (arXiv:2506.20008)" if row.points.endswith("*") else "upstream"
+def blob_sha1(data: bytes) -> str:
+    """The git blob SHA-1 of ``data`` (what ``git hash-object`` prints)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def manifest() -> dict[str, Any]:
+    """The shipped fact table (``quantum_codegen_eval/data/manifests/qhack.json``)."""
+    text = resources.files("quantum_codegen_eval").joinpath(MANIFEST).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def unpack(archive: str | Path, dest: str | Path) -> None:
+    """Unpack a source archive; members escaping ``dest`` or links are refused."""
+    dest = Path(dest).resolve()
+    with tarfile.open(archive) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(dest, filter="data")
+            return
+        for m in tar.getmembers():
+            target = (dest / m.name).resolve()
+            if not (m.isfile() or m.isdir()) or not target.is_relative_to(dest):
+                continue
+            tar.extract(m, dest)
+
+
+def _is_root(folder: Path, repo: dict[str, Any]) -> bool:
+    return (folder / repo["marker"]).exists()
+
+
+def locate(source: str | Path, man: dict[str, Any] | None = None) -> dict[str, Path]:
+    """{year: repository root} found in ``source``: one repository (checkout or unpacked archive),
+    a folder holding several, or a ``.tar.gz`` archive of one."""
+    man = man or manifest()
+    src = Path(source)
+    if src.is_file() and src.name.endswith((".tar.gz", ".tgz")) or (
+            src.is_file() and tarfile.is_tarfile(src)):
+        import tempfile
+
+        tmp = Path(tempfile.mkdtemp(prefix="qce-qhack-"))
+        unpack(src, tmp)
+        src = tmp
+    if not src.is_dir():
+        raise SourceError(f"{source}: not a folder or .tar.gz archive")
+    candidates = [src, *sorted(p for p in src.iterdir() if p.is_dir())]
+    roots: dict[str, Path] = {}
+    for year, repo in man["repositories"].items():
+        for cand in candidates:
+            if _is_root(cand, repo):
+                roots[year] = cand
+                break
+    if not roots:
+        names = ", ".join(r["repo"] for r in man["repositories"].values())
+        raise SourceError(f"{source}: none of the QHack repositories ({names}) found there")
+    return roots
+
+
+def _read(root: Path, rel: str, want: str | None, where: str) -> bytes:
+    path = root / rel
     try:
-        points = int(row.points.rstrip("*"))
-    except ValueError as exc:
-        raise SourceError(f"{where}: points {row.points!r} is not a number") from exc
-    if row.year == "2022":
-        templates = sorted(folder.glob("*_template.py"))
-        if len(templates) != 1 or not (folder / "problem.pdf").is_file():
-            raise SourceError(f"{where}: expected one *_template.py and problem.pdf in {folder}")
-        tfile = templates[0]
-        template = tfile.read_text(encoding="utf-8")
-        statement = _pdf_text(folder / "problem.pdf")
-        title = _title_2022(statement, row.id)
-        category = CATEGORIES_2022.get(row.id.split("_")[0], row.id.split("_")[0])
-        ins = sorted(folder.glob("*.in"), key=lambda p: int(p.stem) if p.stem.isdigit() else 0)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{where}: cannot read {rel} ({exc.strerror or exc})") from exc
+    if want and blob_sha1(data) != want:
+        raise SourceError(f"{where}: {rel} differs from the pinned upstream file "
+                          f"(blob {blob_sha1(data)[:12]}, manifest {want[:12]})")
+    return data
+
+
+def time_limit(fact: dict[str, Any]) -> tuple[float, str]:
+    """(CPU seconds per test, how it was obtained) for one manifest entry.
+
+    ``CPU_MULTIPLIER`` times the CPU time per test of a known-good solution on the judging
+    machine (``reference_cpu_s``), rounded up to 10 s, never below the contest's published limit;
+    the contest's limit alone when nothing was measured; else ``DEFAULT_TIME_LIMIT``.
+
+    >>> time_limit({"contest_time_limit": 60.0, "reference_cpu_s": 2.1,
+    ...             "reference_cpu_source": "qce solution"})
+    (60.0, 'contest limit (problem.pdf), above 4x the CPU time of qce solution (2.1 s)')
+    """
+    contest, ref = fact.get("contest_time_limit"), fact.get("reference_cpu_s")
+    src = fact.get("reference_cpu_source", "")
+    if ref:
+        scaled = float(math.ceil(CPU_MULTIPLIER * ref / 10) * 10)
+        if contest and contest >= scaled:
+            return float(contest), (f"contest limit (problem.pdf), above {CPU_MULTIPLIER:g}x the "
+                                    f"CPU time of {src} ({ref:g} s)")
+        return scaled, f"{CPU_MULTIPLIER:g}x the CPU time of {src} ({ref:g} s per test)"
+    if contest:
+        return float(contest), "contest limit (problem.pdf); no known-good solution measured"
+    return DEFAULT_TIME_LIMIT, ("qce default (no contest limit published, no known-good "
+                                "solution measured)")
+
+
+def _record(root: Path, fact: dict[str, Any], repo: dict[str, Any]) -> dict[str, Any]:
+    year, name, cid = str(fact["year"]), fact["name"], fact["id"]
+    where = f"qhack {cid}"
+    base = fact["upstream_path"]
+    if not (root / base).is_dir():
+        raise SourceError(f"{where}: folder {base} is missing in {root}")
+    files = {rel: _read(root, rel, sha, where) for rel, sha in fact["files"].items()}
+
+    def text(rel: str) -> str:
+        if rel not in files:
+            raise SourceError(f"{where}: the manifest lists no hash for {rel}")
+        return files[rel].decode("utf-8")
+
+    tfile = fact["template_file"]
+    if fact["format"] == "script":
+        template = text(tfile)
+        statement = _pdf_text(files[base + "problem.pdf"])
+        title = _title_2022(statement, name)
         tests = []
-        for p in ins:
-            ans = p.with_suffix(".ans")
-            if not ans.is_file():
-                raise SourceError(f"{where}: {p.name} has no {ans.name}")
-            tests.append({"name": p.stem, "input": p.read_text(encoding="utf-8"),
-                          "expected": ans.read_text(encoding="utf-8")})
-        compare = _compare_2022(row.tol)
-        limit, limit_src = _seconds(row.time_limit), "contest (problem PDF)"
-        fmt = "script"
+        for rel in files:
+            stem = rel[len(base):]
+            if stem.endswith(".in"):
+                ans = rel[:-3] + ".ans"
+                if ans not in files:
+                    raise SourceError(f"{where}: {stem} has no .ans")
+                tests.append({"name": stem[:-3], "input": files[rel].decode("utf-8"),
+                              "expected": files[ans].decode("utf-8")})
+        tests.sort(key=lambda t: int(t["name"]) if t["name"].isdigit() else 0)
+        compare: dict[str, Any] | None = _compare_2022(fact["tolerance"])
     else:
-        nbs = sorted(folder.glob("*.ipynb"))
-        md = folder / ("README.md" if row.year == "2023" else "description.md")
-        if len(nbs) != 1 or not md.is_file():
-            raise SourceError(f"{where}: expected one notebook and {md.name} in {folder}")
-        tfile = nbs[0]
         try:
-            template = _notebook_code(tfile)
+            template = _notebook_code_text(text(tfile))
         except (ValueError, KeyError) as exc:
-            raise SourceError(f"{where}: cannot read notebook {tfile.name}: {exc}") from exc
-        statement = md.read_text(encoding="utf-8")
-        if row.year == "2023":
-            story = row.path.split("/")[0]
-            category = _human(story).title()
+            raise SourceError(f"{where}: cannot read notebook {tfile}: {exc}") from exc
+        statement = text(fact["statement_file"])
+        if year == "2023":
             m = re.search(r"^#+\s*Tutorial\s*\\?#\s*\d+\s*[—-]\s*(.+)$", statement, re.MULTILINE)
-            title = m.group(1).strip() if m else _human(tfile.stem)
+            title = m.group(1).strip() if m else _human(Path(tfile).stem)
         else:
-            category = themes.get(row.id, "")
-            title = _human(row.id)
-        tests = []
-        compare = None
-        limit, limit_src = None, ""
-        fmt = "notebook"
+            title = _human(name)
+        tests, compare = [], None
     chunks = split_template(template)
     if not any(c.kind == "editable" for c in chunks):
-        raise SourceError(f"{where}: no editable part found in {tfile.name}")
-    if fmt == "notebook":
+        raise SourceError(f"{where}: no editable part found in {tfile}")
+    if fact["format"] == "notebook":
         for c in chunks:
             if c.kind == "tests":
                 tests = _tests_from_chunk(c.text, where)
             if c.kind == "check":
                 compare = trusted_compare(c.text)
         if not any(c.kind == "run" for c in chunks) or not any(c.kind == "check" for c in chunks):
-            raise SourceError(f"{where}: notebook {tfile.name} has no run()/check()")
-    cid = f"{row.year}/{row.id}"
-    if limit is None:
-        limit = SLOW_TIME_LIMITS.get(cid, DEFAULT_TIME_LIMIT)
-        limit_src = "qce default (no contest limit published)"
-    expected_pub = int(row.pub) if row.pub.isdigit() else None
-    if expected_pub is not None and expected_pub != len(tests):
-        raise SourceError(f"{where}: SOURCES.md lists {expected_pub} public tests, found {len(tests)}")
+            raise SourceError(f"{where}: notebook {tfile} has no run()/check()")
+    if fact.get("public_tests") is not None and fact["public_tests"] != len(tests):
+        raise SourceError(f"{where}: the manifest lists {fact['public_tests']} public tests, "
+                          f"found {len(tests)}")
     harness = "\n\n".join(c.text.rstrip() for c in chunks
                           if c.kind in ("import", "given", "run", "check")) + "\n"
     driver = "\n\n".join(c.text.rstrip() for c in chunks if c.kind == "driver") + "\n"
     return {
-        "id": cid, "year": int(row.year), "name": row.id, "title": title, "category": category,
-        "points": points, "points_source": points_src, "statement": statement,
+        "id": cid, "year": int(year), "name": name, "title": title,
+        "category": fact["category"], "points": int(fact["points"]),
+        "points_source": fact["points_source"], "statement": statement,
         "template": template, "harness": harness, "driver": driver,
         "chunks": [{"kind": c.kind, "name": c.name or "", "code": c.text} for c in chunks],
-        "solution_functions": solution_names(chunks), "tests": tests, "tolerance": row.tol,
-        "compare": json.dumps(compare) if compare else "", "time_limit": float(limit),
-        "time_limit_source": limit_src, "format": fmt,
-        "pennylane_version": ERA_PENNYLANE[row.year], "era_env": f"qhack-{row.year}",
-        "upstream_repo": repo, "upstream_commit": commit, "upstream_path": row.path,
-        "template_file": tfile.name,
+        "solution_functions": solution_names(chunks), "tests": tests,
+        "tolerance": fact["tolerance"], "compare": json.dumps(compare) if compare else "",
+        "time_limit": time_limit(fact)[0], "time_limit_source": time_limit(fact)[1],
+        "contest_time_limit": fact.get("contest_time_limit"),
+        "weak_check": fact.get("weak_check", ""),
+        "format": fact["format"], "pennylane_version": ERA_PENNYLANE[year],
+        "era_env": f"qhack-{year}", "upstream_repo": f"https://github.com/{repo['repo']}",
+        "upstream_commit": repo["commit"], "upstream_path": base, "template_file": Path(tfile).name,
     }
 
 
 def records(source: str | Path) -> list[dict[str, Any]]:
-    """All challenge records, in SOURCES.md order."""
-    src = Path(source)
-    sources = src / "SOURCES.md"
-    if not sources.is_file():
-        raise SourceError(f"{sources} not found: --source must be the upstream qhack folder")
-    repos, rows, themes = parse_sources(sources.read_text(encoding="utf-8"))
-    if not rows:
-        raise SourceError(f"{sources}: no per-challenge table rows found")
-    return [_record(src, row, repos, themes) for row in rows]
+    """All challenge records, in manifest order, read from the upstream repositories."""
+    man = manifest()
+    roots = locate(source, man)
+    missing = [man["repositories"][y]["repo"] for y in man["repositories"] if y not in roots]
+    if missing:
+        raise SourceError(f"{source}: repository {', '.join(missing)} not found there "
+                          "(QHack needs all three)")
+    return [_record(roots[str(f["year"])], f, man["repositories"][str(f["year"])])
+            for f in man["challenges"]]
 
 
 def _features():
@@ -343,13 +395,17 @@ def card_yaml(counts: dict[str, int], sizes: dict[str, int] | None = None) -> st
 
 
 def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]:
-    """Write the dataset folder; returns a summary (counts per config, paths)."""
+    """Write the dataset folder; returns a summary (counts per config, paths).
+
+    ``source``: a folder holding the three upstream repositories (checkouts or unpacked archives),
+    one of them, or a ``.tar.gz``."""
     import datasets
 
     if options:
         raise ValueError(f"qhack builder takes no options, got {sorted(options)}")
     if source is None:
-        raise ValueError("qhack builder needs --source (the upstream qhack folder)")
+        raise ValueError("qhack builder needs --source (a folder holding the three QHack "
+                         "repositories)")
     recs = records(source)
     out = Path(out)
     feats = _features()
@@ -368,3 +424,117 @@ def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]
     (out / "README.md").write_text(card_yaml(counts, sizes) + card_body("qhack"), encoding="utf-8")
     return {"dataset": "qhack", "out": str(out), "counts": counts,
             "configs": list(CONFIGS), "split": SPLIT}
+
+
+# -- the manifest: derived from upstream, hand facts kept -------------------------------------
+
+#: derivable from upstream; everything else in an entry is a hand fact kept across regenerations
+DERIVED = ("id", "year", "name", "upstream_path", "files", "format", "template_file",
+           "statement_file", "public_tests")
+
+
+def _pdf_specs(text: str) -> tuple[str, float | None]:
+    """(tolerance as written, time limit in s) from a 2022 PDF's Specs section."""
+    tol = "none in PDF (exact match)"
+    m = re.search(r"Tolerance:\s*(≥|>=)?\s*([0-9.eE+-]+)\s*(%)?", text)
+    if m and m.group(3):
+        tol = f"accuracy >= {m.group(2)}% (PDF)"
+    elif m:
+        tol = f"rel {m.group(2)}"
+    m = re.search(r"Time limit:\s*([0-9.]+)\s*s\b", text)
+    return tol, float(m.group(1)) if m else None
+
+
+def _git_files(root: Path, folder: str) -> dict[str, str]:
+    out = {}
+    for p in sorted((root / folder).rglob("*")):
+        if p.is_file() and "images" not in p.relative_to(root / folder).parts:
+            out[p.relative_to(root).as_posix()] = blob_sha1(p.read_bytes())
+    return out
+
+
+def derive_manifest(source: str | Path, previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The manifest regenerated from upstream: derivable fields recomputed (paths, file hashes,
+    2022 points/category/tolerance/time limit, 2023 points/story, public test counts), hand facts
+    taken from ``previous`` (default: the shipped manifest)."""
+    prev = previous or manifest()
+    roots = locate(source, prev)
+    old = {f["id"]: f for f in prev["challenges"]}
+    out = []
+    for year in prev["repositories"]:
+        root = roots[year]
+        if year == "2022":
+            folders = sorted(p.relative_to(root).as_posix() + "/"
+                             for p in (root / "Coding_Challenges").iterdir() if p.is_dir())
+        elif year == "2023":
+            folders = sorted(p.parent.relative_to(root).as_posix() + "/"
+                             for p in root.glob("*/*/README.md"))
+        else:
+            folders = sorted((p.parent.relative_to(root).as_posix() + "/"
+                              for p in root.glob("*/template.ipynb")), key=str.lower)
+        for folder in folders:
+            name = folder.rstrip("/").split("/")[-1]
+            cid = f"{year}/{name}"
+            entry: dict[str, Any] = dict(old.get(cid, {}))
+            files = _git_files(root, folder)
+            entry.update({"id": cid, "year": int(year), "name": name, "upstream_path": folder,
+                          "files": files})
+            if year == "2022":
+                tfile = next(f for f in files if f.endswith("_template.py"))
+                tol, limit = _pdf_specs(_pdf_text((root / folder / "problem.pdf").read_bytes()))
+                prefix, points = name.split("_")[:2]
+                entry.update({
+                    "format": "script", "template_file": tfile, "statement_file": folder
+                    + "problem.pdf", "public_tests": sum(f.endswith(".in") for f in files),
+                    "points": int(points), "points_source": "upstream folder name",
+                    "category": CATEGORIES_2022.get(prefix, prefix),
+                    "category_source": "upstream folder name",
+                    "tolerance": tol, "tolerance_source": "problem.pdf (Specs)",
+                    "contest_time_limit": limit, "contest_time_limit_source": "problem.pdf (Specs)",
+                })
+            else:
+                tfile = next(f for f in files if f.endswith(".ipynb"))
+                chunks = split_template(_notebook_code_text((root / tfile).read_text("utf-8")))
+                tests = [c for c in chunks if c.kind == "tests"]
+                checks = [trusted_compare(c.text) for c in chunks if c.kind == "check"]
+                cmp = checks[0] if checks else None
+                tol = (f"{cmp['func']}: rtol={cmp['rtol']:g}, atol={cmp['atol']:g}" if cmp
+                       else "see check()")
+                entry.update({
+                    "format": "notebook", "template_file": tfile,
+                    "statement_file": folder + ("README.md" if year == "2023"
+                                                else "description.md"),
+                    "public_tests": len(_tests_from_chunk(tests[0].text, cid)) if tests else 0,
+                    "contest_time_limit": None,
+                    "contest_time_limit_source": "none published",
+                    "tolerance": tol, "tolerance_source": "check() in the notebook",
+                })
+                if year == "2023":
+                    tutorial = folder.startswith("tutorial_challenges/")
+                    entry.update({"points": 0 if tutorial else int(name.rsplit("_", 1)[1]),
+                                  "points_source": "upstream README (tutorials: zero points)"
+                                  if tutorial else "upstream folder name",
+                                  "category": _human(folder.split("/")[0]).title(),
+                                  "category_source": "upstream story folder"})
+            out.append({k: entry[k] for k in sorted(entry)})
+    return {**{k: v for k, v in prev.items() if k != "challenges"}, "challenges": out}
+
+
+def _main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m quantum_codegen_eval.loaders.qhack")
+    ap.add_argument("action", choices=["manifest"], help="regenerate the manifest from upstream")
+    ap.add_argument("--source", required=True, help="folder holding the three repositories")
+    ap.add_argument("--out", help="write here (default: print)")
+    args = ap.parse_args(argv)
+    text = json.dumps(derive_manifest(args.source), indent=1, ensure_ascii=False) + "\n"
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

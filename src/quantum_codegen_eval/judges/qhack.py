@@ -402,7 +402,7 @@ class QHackJudge:
             return None
         name = _get(problem, "era_env")
         if name not in self._pythons:
-            from ..execution import eras
+            from ..benchmarks import qhack_envs as eras
 
             self._pythons[name] = str(eras.env_python(name, create=True))
         return self._pythons[name]
