@@ -3,7 +3,8 @@
 Run: ``.venv/bin/python bench/metrics.py [--pairs 1000] [--k 5]``
 
 Programs are 30-80-line functions of the installed PennyLane and Qiskit packages (plus QHack
-functions when $QCE_UPSTREAM or ../shared/benchmarks is present). Two corpora of ``--pairs``
+functions from the QHack upstream repositories, fetched through the package's download cache
+when ``$QCE_GITHUB_URL`` or the network serves them). Two corpora of ``--pairs``
 pairs are timed:
 
 * ``k-samples``: ``pairs / k`` references with ``k`` fresh predictions each (k samples per
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -46,10 +48,16 @@ REF_KEYS = {
 def programs() -> list[str]:
     progs = corpus.package_functions("pennylane", 30, 80, "templates")
     progs += corpus.package_functions("qiskit", 30, 80, "circuit/library")
-    env = os.environ.get("QCE_UPSTREAM")
-    upstream = Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
-    if upstream.is_dir():
-        progs += corpus.qhack_programs(upstream, 30, 80)
+    from quantum_codegen_eval import upstream
+
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "qhack").mkdir()
+            for repo in upstream.repositories("qhack").values():
+                (Path(tmp) / "qhack" / repo.top).symlink_to(upstream.unpacked(repo))
+            progs += corpus.qhack_programs(Path(tmp), 30, 80)
+    except upstream.UpstreamError as exc:
+        print(f"(no QHack programs: {exc})", file=sys.stderr)
     return progs
 
 

@@ -1,6 +1,9 @@
 """Bench: judge the 67 QCoder reference solutions over their full parameter sweeps.
 
-    .venv/bin/python bench/qcoder.py [--source ../shared/benchmarks/qcoder] [--workers 2] [--wrong]
+    .venv/bin/python bench/qcoder.py [--source PATH] [--workers 2] [--wrong]
+
+Without ``--source`` the upstream repository comes through the package's download cache
+(``$QCE_GITHUB_URL``, e.g. ``file://$PWD/../shared/upstream/github``).
 
 Prints problems/second, the sandbox and check time, and the slowest problems. Target: the whole
 suite in under 60 s. ``--wrong`` also judges every wrong solution (all must be non-AC).
@@ -10,11 +13,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,9 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     from quantum_codegen_eval.judges.qcoder_specs import all_specs
     from quantum_codegen_eval.loaders.qcoder import build
 
-    default = os.environ.get("QCE_UPSTREAM", str(Path(__file__).resolve().parents[2] / "shared" / "benchmarks"))
     ap = argparse.ArgumentParser()
-    ap.add_argument("--source", default=str(Path(default) / "qcoder"))
+    ap.add_argument("--source", help="local upstream copy (default: download at the pinned commit)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--wrong", action="store_true")
     ap.add_argument("--only", nargs="*", default=None)

@@ -1,5 +1,8 @@
 """QCoder builder: the 67 statement files (+ optional human submissions) -> a dataset folder.
 
+The upstream repository QCoder-Bench/QCoder-Benchmark is read in its own layout
+(``codes/Problems/<id>.txt``, ``codes/rules.txt``) at the commit pinned in ``REPOSITORIES``, every
+file verified against the shipped manifest (``quantum_codegen_eval/data/manifests/qcoder.json``).
 Every field of a ``problems`` record is parsed from the statement text (nothing is typed in by
 hand); ``submissions`` and ``revisions`` come from the QCoder human-submission JSONL
 (``tm0012-QCB/QCoderBenchmark``, file ``QCoder_Benchmark.jsonl``), given as a local path or a
@@ -21,16 +24,24 @@ import re
 import textwrap
 from collections import defaultdict
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from quantum_codegen_eval import upstream
 from quantum_codegen_eval.judges.qcoder import extract_code  # the code the judge would judge
+from quantum_codegen_eval.upstream import Repo, Tree
 
 CONFIGS = ("problems", "submissions", "revisions")
 SPLITS = {"problems": "test", "submissions": "train", "revisions": "train"}
 SUBMISSIONS_HUB_ID = "tm0012-QCB/QCoderBenchmark"
 SUBMISSIONS_FILE = "QCoder_Benchmark.jsonl"
 SUBMISSION_FIELDS = ("problem", "result", "user", "submission_order", "code")
+
+KEY = "qcoder"
+REPOSITORIES = {KEY: Repo("QCoder-Bench", "QCoder-Benchmark", "7bda889413b5123ca46960b9af11c4ab0d508e88")}
+PROBES = {KEY: "codes/rules.txt"}
+PROBLEMS_GLOB = "codes/Problems/*.txt"
+RULES = "codes/rules.txt"
 
 _FORMAT_LINE = "The submitted code must follow the specified format:"
 _MISSING_TEMPLATE = "((FORMAT TO BE ADDED DURING RENDERING))"
@@ -218,51 +229,67 @@ def parse_rules(text: str) -> list[str]:
     return allowed
 
 
-def parse_sources(text: str) -> dict[str, str]:
-    """Upstream repository, commit and path pattern from SOURCES.md."""
-    repo = re.search(r"Repo:\s*(\S+)", text)
-    commit = re.search(r"Commit:\s*`([0-9a-f]{40})`", text)
-    path = re.search(r"\|\s*`Problems/[^`]*`[^|]*\|\s*`([^`]*)`", text)
-    if not (repo and commit and path):
-        raise QCoderSourceError("SOURCES.md: repository, commit or path mapping not found")
-    return {"repo": repo.group(1), "commit": commit.group(1),
-            "path_pattern": path.group(1).replace("QPC00X_YY.txt", "{name}")}
+def _upstream_fields(tree: Tree, path: str) -> dict[str, str]:
+    return {"upstream_repo": f"https://github.com/{tree.repo.slug}",
+            "upstream_commit": tree.commit, "upstream_path": path}
 
 
-def read_problems(source: str | Path) -> list[dict[str, Any]]:
-    """All problem records from an upstream folder (``Problems/*.txt``, rules.txt, SOURCES.md)."""
-    src = Path(source)
-    files = sorted((src / "Problems").glob("*.txt"))
+def records_from_tree(tree: Tree) -> list[dict[str, Any]]:
+    """All problem records from the upstream repository (``codes/Problems/*.txt``, ``codes/rules.txt``)."""
+    files = tree.glob(PROBLEMS_GLOB)
     if not files:
-        raise QCoderSourceError(f"{src}: no Problems/*.txt statement files")
-    for needed in ("rules.txt", "SOURCES.md"):
-        if not (src / needed).is_file():
-            raise QCoderSourceError(f"{src}: missing {needed}")
-    rules = (src / "rules.txt").read_text(encoding="utf-8")
+        raise QCoderSourceError(f"{tree.root}: no {PROBLEMS_GLOB} statement files")
+    if not tree.exists(RULES):
+        raise QCoderSourceError(f"{tree.root}: missing {RULES}")
+    rules = tree.read_text(RULES)
     allowed = parse_rules(rules)
-    up = parse_sources((src / "SOURCES.md").read_text(encoding="utf-8"))
     rows = []
-    for f in files:
-        rec = parse_statement(f.stem, f.read_text(encoding="utf-8"))
-        rec.update(allowed_imports=allowed, rules=rules, upstream_repo=up["repo"],
-                   upstream_commit=up["commit"],
-                   upstream_path=up["path_pattern"].format(name=f.name))
+    for path in files:
+        rec = parse_statement(PurePosixPath(path).stem, tree.read_text(path))
+        rec.update(allowed_imports=allowed, rules=rules, **_upstream_fields(tree, path))
         rows.append(rec)
     return rows
 
 
+def read_problems(source: Any = None, *, github_url: str | None = None,
+                  progress: bool = True) -> list[dict[str, Any]]:
+    """All problem records, verified against the manifest (``source`` None: download)."""
+    with upstream.open_trees(upstream.load_manifest("qcoder"), source, github_url=github_url,
+                             progress=progress) as trees:
+        return records_from_tree(trees[KEY])
+
+
+def manifest_entries(trees: dict[str, Tree]) -> list[dict[str, Any]]:
+    """Per-problem facts for the manifest (reads every file the builder reads)."""
+    return [{"id": r["id"], "contest": r["contest"], "repository": KEY, "path": r["upstream_path"]}
+            for r in records_from_tree(trees[KEY])]
+
+
 # --------------------------------------------------------------------------- submissions
 
-def read_submissions(spec: str | Path) -> list[dict[str, Any]]:
-    """Rows of QCoder_Benchmark.jsonl from a local path or a Hub dataset id."""
-    path = Path(spec)
-    if not path.exists():
-        if re.fullmatch(r"[\w.-]+/[\w.-]+", str(spec)):
-            from huggingface_hub import hf_hub_download
+def hub_submissions(hub_id: str = SUBMISSIONS_HUB_ID) -> Path:
+    """``QCoder_Benchmark.jsonl`` downloaded from the Hub dataset (cached by huggingface_hub)."""
+    from huggingface_hub import hf_hub_download
 
-            path = Path(hf_hub_download(str(spec), SUBMISSIONS_FILE, repo_type="dataset"))
+    try:
+        return Path(hf_hub_download(hub_id, SUBMISSIONS_FILE, repo_type="dataset"))
+    except Exception as exc:  # offline, gated, renamed: huggingface_hub raises many kinds
+        raise QCoderSourceError(
+            f"submissions: cannot download {SUBMISSIONS_FILE} from the Hub dataset {hub_id} "
+            f"({type(exc).__name__}); download it from https://huggingface.co/datasets/{hub_id} "
+            f"and pass the file: --option submissions=PATH/{SUBMISSIONS_FILE}") from exc
+
+
+def read_submissions(spec: str | Path) -> list[dict[str, Any]]:
+    """Rows of QCoder_Benchmark.jsonl from a local path, ``hub`` or a Hub dataset id."""
+    path = Path(spec)
+    if str(spec) == "hub":
+        path = hub_submissions()
+    elif not path.exists():
+        if re.fullmatch(r"[\w.-]+/[\w.-]+", str(spec)):
+            path = hub_submissions(str(spec))
         else:
-            raise QCoderSourceError(f"submissions: {spec} is neither a file nor a Hub id")
+            raise QCoderSourceError(f"submissions: {spec} is neither a file, 'hub' nor a Hub id")
     rows = []
     with open(path, encoding="utf-8") as fh:
         for no, line in enumerate(fh, 1):
@@ -337,7 +364,7 @@ def features(config: str):
     raise ValueError(f"unknown QCoder config {config!r}; expected one of {CONFIGS}")
 
 
-def card_for(counts: dict[str, int]) -> str:
+def card_for(counts: dict[str, int], sizes: dict[str, int] | None = None) -> str:
     """The dataset card, keeping only the configs that have rows."""
     from quantum_codegen_eval.dataset_cards import card_body, yaml_header
     from quantum_codegen_eval.publish import read_card_yaml
@@ -345,28 +372,34 @@ def card_for(counts: dict[str, int]) -> str:
     meta = read_card_yaml(resources.files("quantum_codegen_eval.dataset_cards") / "qcoder")
     for key in ("configs", "dataset_info"):
         meta[key] = [c for c in meta[key] if counts.get(c["config_name"])]
+    for info in meta["dataset_info"]:
+        cfg = info["config_name"]
+        info["splits"] = [{"name": SPLITS[cfg], "num_bytes": (sizes or {}).get(cfg, 0),
+                           "num_examples": counts[cfg]}]
     return yaml_header(meta) + card_body("qcoder")
 
 
-def build(source: str | Path | None, out: str | Path, **options: Any) -> dict[str, Any]:
+def build(source: str | Path | None, out: str | Path, *, github_url: str | None = None,
+          progress: bool = True, **options: Any) -> dict[str, Any]:
     """Build the dataset folder ``out`` (Parquet per config + README.md card).
 
-    ``source``: the upstream folder (Problems/, rules.txt, SOURCES.md). Option ``submissions``:
-    path to QCoder_Benchmark.jsonl or its Hub id; without it the two submission configs are
-    left out (folder and card) because ``datasets`` cannot load an empty split.
+    ``source``: a local copy of the upstream repository (checkout, unpacked archive, a folder
+    holding it, or its .tar.gz); None downloads it at the pinned commit (``github_url`` or
+    ``$QCE_GITHUB_URL``). Every file read is verified against the shipped manifest. Option
+    ``submissions``: ``hub`` (``tm0012-QCB/QCoderBenchmark`` on the Hub), a Hub id or a path to
+    QCoder_Benchmark.jsonl; without it the two submission configs are left out (folder and card)
+    because ``datasets`` cannot load an empty split.
     """
     from datasets import Dataset
 
-    if source is None:
-        raise QCoderSourceError("qcoder build needs --source (the upstream QCoder folder)")
     unknown = set(options) - {"submissions"}
     if unknown:
         raise QCoderSourceError(f"qcoder build: unknown option(s) {', '.join(sorted(unknown))}")
-    problems = read_problems(source)
+    problems = read_problems(source, github_url=github_url, progress=progress)
     subs_spec = options.get("submissions")
     subs, revs = group_revisions(read_submissions(subs_spec)) if subs_spec else ([], [])
     out = Path(out)
-    counts = {}
+    counts, sizes = {}, {}
     for config, rows in (("problems", problems), ("submissions", subs), ("revisions", revs)):
         folder = out / config
         folder.mkdir(parents=True, exist_ok=True)
@@ -378,7 +411,8 @@ def build(source: str | Path | None, out: str | Path, **options: Any) -> dict[st
             continue
         ds = Dataset.from_list(rows, features=features(config))
         ds.to_parquet(str(folder / f"{SPLITS[config]}-00000-of-00001.parquet"))
-    (out / "README.md").write_text(card_for(counts), encoding="utf-8")
+        sizes[config] = int(ds.data.nbytes)
+    (out / "README.md").write_text(card_for(counts, sizes), encoding="utf-8")
     return {"dataset": "qcoder", "out": str(out), "rows": counts,
             "submissions_source": str(subs_spec) if subs_spec else None,
             "upstream_commit": problems[0]["upstream_commit"]}

@@ -25,16 +25,14 @@ The output is a Hub-ready folder: ``data/<config>/test-00000-of-00001.parquet`` 
 from __future__ import annotations
 
 import ast
-import hashlib
 import io
 import json
 import math
 import re
-import tarfile
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from quantum_codegen_eval import upstream
 from quantum_codegen_eval.dataset_cards import card_body, yaml_header
 from quantum_codegen_eval.judges.qhack_template import parse as _parse
 from quantum_codegen_eval.judges.qhack_template import solution_names, split_template
@@ -43,12 +41,12 @@ YEARS = ("2022", "2023", "2024")
 CONFIGS = ("all", *YEARS)
 SPLIT = "test"
 ERA_PENNYLANE = {"2022": "0.21.0", "2023": "0.28.0", "2024": "0.34.0"}
-#: the shipped fact table, relative to the package
-MANIFEST = "data/manifests/qhack.json"
 #: CPU seconds per test allowed per CPU second a known-good solution needed (see time_limit())
 CPU_MULTIPLIER = 4.0
 #: CPU seconds per test when there is neither a contest limit nor a known-good solution
 DEFAULT_TIME_LIMIT = 120.0
+#: the least CPU seconds per test where no contest limit was published (2022's usual limit)
+MIN_TIME_LIMIT = 60.0
 CATEGORIES_2022 = {"algorithms": "Quantum Algorithms", "games": "Quantum Games",
                    "pennylane101": "PennyLane 101", "qchem": "Quantum Chemistry",
                    "qml": "Quantum Machine Learning"}
@@ -178,92 +176,49 @@ def _human(name: str) -> str:
     return re.sub(r"[_-]+", " ", name).strip().capitalize()
 
 
-def blob_sha1(data: bytes) -> str:
-    """The git blob SHA-1 of ``data`` (what ``git hash-object`` prints)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+#: the three repositories at their pinned commits (keys are the years)
+REPOSITORIES = {
+    "2022": upstream.Repo("XanaduAI", "QHack2022", "44a658fba823f11540ef4f2412b6e5cff0573d8d"),
+    "2023": upstream.Repo("XanaduAI", "qhack_2023_coding_challenges",
+                          "efc516ac412dc351ae8bf9745e304717b81d1ff3"),
+    "2024": upstream.Repo("XanaduAI", "QHack2024-coding-challenges",
+                          "818cdd2b01fc8b06cb881247fdbf9ceba48e9f42"),
+}
+#: a file that identifies a local copy of each
+PROBES = {"2022": "Coding_Challenges/requirements.txt",
+          "2023": "tutorial_challenges/tutorial_1/README.md", "2024": "GHZ_inn/template.ipynb"}
 
 
 def manifest() -> dict[str, Any]:
-    """The shipped fact table (``quantum_codegen_eval/data/manifests/qhack.json``)."""
-    text = resources.files("quantum_codegen_eval").joinpath(MANIFEST).read_text(encoding="utf-8")
-    return json.loads(text)
-
-
-def unpack(archive: str | Path, dest: str | Path) -> None:
-    """Unpack a source archive; members escaping ``dest`` or links are refused."""
-    dest = Path(dest).resolve()
-    with tarfile.open(archive) as tar:
-        if hasattr(tarfile, "data_filter"):
-            tar.extractall(dest, filter="data")
-            return
-        for m in tar.getmembers():
-            target = (dest / m.name).resolve()
-            if not (m.isfile() or m.isdir()) or not target.is_relative_to(dest):
-                continue
-            tar.extract(m, dest)
-
-
-def _is_root(folder: Path, repo: dict[str, Any]) -> bool:
-    return (folder / repo["marker"]).exists()
-
-
-def locate(source: str | Path, man: dict[str, Any] | None = None) -> dict[str, Path]:
-    """{year: repository root} found in ``source``: one repository (checkout or unpacked archive),
-    a folder holding several, or a ``.tar.gz`` archive of one."""
-    man = man or manifest()
-    src = Path(source)
-    if src.is_file() and src.name.endswith((".tar.gz", ".tgz")) or (
-            src.is_file() and tarfile.is_tarfile(src)):
-        import tempfile
-
-        tmp = Path(tempfile.mkdtemp(prefix="qce-qhack-"))
-        unpack(src, tmp)
-        src = tmp
-    if not src.is_dir():
-        raise SourceError(f"{source}: not a folder or .tar.gz archive")
-    candidates = [src, *sorted(p for p in src.iterdir() if p.is_dir())]
-    roots: dict[str, Path] = {}
-    for year, repo in man["repositories"].items():
-        for cand in candidates:
-            if _is_root(cand, repo):
-                roots[year] = cand
-                break
-    if not roots:
-        names = ", ".join(r["repo"] for r in man["repositories"].values())
-        raise SourceError(f"{source}: none of the QHack repositories ({names}) found there")
-    return roots
-
-
-def _read(root: Path, rel: str, want: str | None, where: str) -> bytes:
-    path = root / rel
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(f"{where}: cannot read {rel} ({exc.strerror or exc})") from exc
-    if want and blob_sha1(data) != want:
-        raise SourceError(f"{where}: {rel} differs from the pinned upstream file "
-                          f"(blob {blob_sha1(data)[:12]}, manifest {want[:12]})")
-    return data
+    """The shipped manifest (``quantum_codegen_eval/data/manifests/qhack.json``) as a dict."""
+    return json.loads(upstream.manifest_path("qhack").read_text(encoding="utf-8"))
 
 
 def time_limit(fact: dict[str, Any]) -> tuple[float, str]:
     """(CPU seconds per test, how it was obtained) for one manifest entry.
 
-    ``CPU_MULTIPLIER`` times the CPU time per test of a known-good solution on the judging
-    machine (``reference_cpu_s``), rounded up to 10 s, never below the contest's published limit;
-    the contest's limit alone when nothing was measured; else ``DEFAULT_TIME_LIMIT``.
+    ``CPU_MULTIPLIER`` times the CPU seconds per test of a known-good solution on the judging
+    machine (``reference_cpu_s``), rounded up to 10 s, never below the contest's published limit
+    (2022) or, where none was published, ``MIN_TIME_LIMIT``; without a measurement the contest's
+    limit, else ``DEFAULT_TIME_LIMIT``.
 
     >>> time_limit({"contest_time_limit": 60.0, "reference_cpu_s": 2.1,
-    ...             "reference_cpu_source": "qce solution"})
-    (60.0, 'contest limit (problem.pdf), above 4x the CPU time of qce solution (2.1 s)')
+    ...             "reference_cpu_source": "a qce solution"})[0]
+    60.0
+    >>> time_limit({"contest_time_limit": None, "reference_cpu_s": 77,
+    ...             "reference_cpu_source": "an accepted solution"})
+    (310.0, '4x the CPU time of an accepted solution (77 s per test)')
     """
     contest, ref = fact.get("contest_time_limit"), fact.get("reference_cpu_s")
     src = fact.get("reference_cpu_source", "")
     if ref:
         scaled = float(math.ceil(CPU_MULTIPLIER * ref / 10) * 10)
-        if contest and contest >= scaled:
-            return float(contest), (f"contest limit (problem.pdf), above {CPU_MULTIPLIER:g}x the "
-                                    f"CPU time of {src} ({ref:g} s)")
+        floor = contest or MIN_TIME_LIMIT
+        if floor >= scaled:
+            what = "contest limit (problem.pdf)" if contest else (
+                f"qce minimum {MIN_TIME_LIMIT:g} s (no contest limit published)")
+            return float(floor), (f"{what}, above {CPU_MULTIPLIER:g}x the CPU time of {src} "
+                                  f"({ref:g} s per test)")
         return scaled, f"{CPU_MULTIPLIER:g}x the CPU time of {src} ({ref:g} s per test)"
     if contest:
         return float(contest), "contest limit (problem.pdf); no known-good solution measured"
@@ -271,17 +226,18 @@ def time_limit(fact: dict[str, Any]) -> tuple[float, str]:
                                 "solution measured)")
 
 
-def _record(root: Path, fact: dict[str, Any], repo: dict[str, Any]) -> dict[str, Any]:
+def _record(tree: upstream.Tree, fact: dict[str, Any]) -> dict[str, Any]:
     year, name, cid = str(fact["year"]), fact["name"], fact["id"]
     where = f"qhack {cid}"
-    base = fact["upstream_path"]
-    if not (root / base).is_dir():
-        raise SourceError(f"{where}: folder {base} is missing in {root}")
-    files = {rel: _read(root, rel, sha, where) for rel, sha in fact["files"].items()}
+    base = fact["path"]
+    try:
+        files = {base + f: tree.read_bytes(base + f) for f in fact["files"]}
+    except upstream.UpstreamError as exc:
+        raise SourceError(f"{where}: {exc}") from exc
 
     def text(rel: str) -> str:
         if rel not in files:
-            raise SourceError(f"{where}: the manifest lists no hash for {rel}")
+            raise SourceError(f"{where}: {rel} is not among the challenge's files")
         return files[rel].decode("utf-8")
 
     tfile = fact["template_file"]
@@ -341,21 +297,23 @@ def _record(root: Path, fact: dict[str, Any], repo: dict[str, Any]) -> dict[str,
         "contest_time_limit": fact.get("contest_time_limit"),
         "weak_check": fact.get("weak_check", ""),
         "format": fact["format"], "pennylane_version": ERA_PENNYLANE[year],
-        "era_env": f"qhack-{year}", "upstream_repo": f"https://github.com/{repo['repo']}",
-        "upstream_commit": repo["commit"], "upstream_path": base, "template_file": Path(tfile).name,
+        "era_env": f"qhack-{year}", "upstream_repo": f"https://github.com/{tree.repo.slug}",
+        "upstream_commit": tree.commit, "upstream_path": base, "template_file": Path(tfile).name,
     }
 
 
-def records(source: str | Path) -> list[dict[str, Any]]:
-    """All challenge records, in manifest order, read from the upstream repositories."""
-    man = manifest()
-    roots = locate(source, man)
-    missing = [man["repositories"][y]["repo"] for y in man["repositories"] if y not in roots]
-    if missing:
-        raise SourceError(f"{source}: repository {', '.join(missing)} not found there "
-                          "(QHack needs all three)")
-    return [_record(roots[str(f["year"])], f, man["repositories"][str(f["year"])])
-            for f in man["challenges"]]
+def records(source: Any = None, *, github_url: str | None = None,
+            progress: bool = True) -> list[dict[str, Any]]:
+    """All challenge records, in manifest order, read from the upstream repositories (``source``
+    None: downloaded at the pinned commits) through verified trees."""
+    man = upstream.load_manifest("qhack")
+    try:
+        with upstream.open_trees(man, source, github_url=github_url, progress=progress) as trees:
+            return [_record(trees[f["repository"]], f) for f in man.problems]
+    except upstream.UpstreamError as exc:
+        if isinstance(exc, upstream.DownloadError):
+            raise
+        raise SourceError(str(exc)) from exc
 
 
 def _features():
@@ -383,7 +341,7 @@ def card_yaml(counts: dict[str, int], sizes: dict[str, int] | None = None) -> st
         info.append({"config_name": cfg, "features": feats, "splits": [split]})
     header = {
         "pretty_name": "QHack 2022-2024 coding challenges",
-        "language": ["en"], "license": "other", "task_categories": ["text-generation"],
+        "language": ["en"], "license": "unknown", "task_categories": ["text-generation"],
         "tags": ["quantum-computing", "pennylane", "code-generation", "benchmark"],
         "configs": [{"config_name": cfg, "data_files": [
             {"split": SPLIT, "path": f"data/{cfg}/*.parquet"}], **({"default": True}
@@ -394,19 +352,17 @@ def card_yaml(counts: dict[str, int], sizes: dict[str, int] | None = None) -> st
     return yaml_header(header)
 
 
-def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]:
+def build(source: Any, out: str | Path, *, github_url: str | None = None, progress: bool = True,
+          **options: Any) -> dict[str, Any]:
     """Write the dataset folder; returns a summary (counts per config, paths).
 
-    ``source``: a folder holding the three upstream repositories (checkouts or unpacked archives),
-    one of them, or a ``.tar.gz``."""
+    ``source``: None (download the three repositories at their pinned commits), or a local copy:
+    a folder holding them (checkouts, unpacked archives or ``.tar.gz`` files)."""
     import datasets
 
     if options:
         raise ValueError(f"qhack builder takes no options, got {sorted(options)}")
-    if source is None:
-        raise ValueError("qhack builder needs --source (a folder holding the three QHack "
-                         "repositories)")
-    recs = records(source)
+    recs = records(source, github_url=github_url, progress=progress)
     out = Path(out)
     feats = _features()
     counts: dict[str, int] = {}
@@ -428,9 +384,10 @@ def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]
 
 # -- the manifest: derived from upstream, hand facts kept -------------------------------------
 
-#: derivable from upstream; everything else in an entry is a hand fact kept across regenerations
-DERIVED = ("id", "year", "name", "upstream_path", "files", "format", "template_file",
-           "statement_file", "public_tests")
+#: facts upstream does not state in machine-readable form; kept from the shipped manifest when it
+#: is regenerated (each with its ``*_source``)
+HAND_FACTS = ("points", "points_source", "category", "category_source", "reference_cpu_s",
+              "reference_cpu_source", "weak_check")
 
 
 def _pdf_specs(text: str) -> tuple[str, float | None]:
@@ -445,69 +402,72 @@ def _pdf_specs(text: str) -> tuple[str, float | None]:
     return tol, float(m.group(1)) if m else None
 
 
-def _git_files(root: Path, folder: str) -> dict[str, str]:
-    out = {}
-    for p in sorted((root / folder).rglob("*")):
-        if p.is_file() and "images" not in p.relative_to(root / folder).parts:
-            out[p.relative_to(root).as_posix()] = blob_sha1(p.read_bytes())
-    return out
+def _folders(year: str, tree: upstream.Tree) -> list[str]:
+    if year == "2022":
+        found = {p.split("/")[1] for p in tree.glob("Coding_Challenges/*/problem.pdf")}
+        return [f"Coding_Challenges/{n}/" for n in sorted(found)]
+    if year == "2023":
+        return sorted(p.rsplit("/", 1)[0] + "/" for p in tree.glob("*/*/README.md")
+                      if p.count("/") == 2)
+    return sorted((p.rsplit("/", 1)[0] + "/" for p in tree.glob("*/template.ipynb")
+                   if p.count("/") == 1), key=str.lower)
 
 
-def derive_manifest(source: str | Path, previous: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The manifest regenerated from upstream: derivable fields recomputed (paths, file hashes,
-    2022 points/category/tolerance/time limit, 2023 points/story, public test counts), hand facts
-    taken from ``previous`` (default: the shipped manifest)."""
-    prev = previous or manifest()
-    roots = locate(source, prev)
-    old = {f["id"]: f for f in prev["challenges"]}
+def manifest_entries(trees: dict[str, upstream.Tree]) -> list[dict[str, Any]]:
+    """Per-challenge facts read from the repositories (``loaders/make_manifest.py`` calls this):
+    paths and files, 2022 points/category from the folder name and tolerance/time limit from the
+    PDF, 2023 points/story from the folders, the comparison in ``check()``, public test counts.
+    The hand facts (``HAND_FACTS``: 2024 points and themes, reference CPU times, weak checks) are
+    kept from the shipped manifest."""
+    try:
+        old = {p["id"]: p for p in manifest().get("problems", [])}
+    except (OSError, ValueError, KeyError):
+        old = {}
+    # the contest's pins (the 2022 era environment installs them)
+    trees["2022"].read_text("Coding_Challenges/requirements.txt")
     out = []
-    for year in prev["repositories"]:
-        root = roots[year]
-        if year == "2022":
-            folders = sorted(p.relative_to(root).as_posix() + "/"
-                             for p in (root / "Coding_Challenges").iterdir() if p.is_dir())
-        elif year == "2023":
-            folders = sorted(p.parent.relative_to(root).as_posix() + "/"
-                             for p in root.glob("*/*/README.md"))
-        else:
-            folders = sorted((p.parent.relative_to(root).as_posix() + "/"
-                              for p in root.glob("*/template.ipynb")), key=str.lower)
-        for folder in folders:
+    for year, tree in trees.items():
+        for folder in _folders(year, tree):
             name = folder.rstrip("/").split("/")[-1]
             cid = f"{year}/{name}"
-            entry: dict[str, Any] = dict(old.get(cid, {}))
-            files = _git_files(root, folder)
-            entry.update({"id": cid, "year": int(year), "name": name, "upstream_path": folder,
-                          "files": files})
+            keep = {k: v for k, v in old.get(cid, {}).items() if k in HAND_FACTS}
+            listed = [p for p in tree.glob(folder + "*") if "/images/" not in p[len(folder) - 1:]]
+            entry: dict[str, Any] = {"id": cid, "repository": year, "path": folder,
+                                     "year": int(year), "name": name,
+                                     "files": [p[len(folder):] for p in listed]}
             if year == "2022":
-                tfile = next(f for f in files if f.endswith("_template.py"))
-                tol, limit = _pdf_specs(_pdf_text((root / folder / "problem.pdf").read_bytes()))
+                tfile = next(p for p in listed if p.endswith("_template.py"))
+                tree.read_bytes(tfile)
+                for p in listed:
+                    if p.endswith((".in", ".ans")):
+                        tree.read_bytes(p)
+                tol, limit = _pdf_specs(_pdf_text(tree.read_bytes(folder + "problem.pdf")))
                 prefix, points = name.split("_")[:2]
                 entry.update({
-                    "format": "script", "template_file": tfile, "statement_file": folder
-                    + "problem.pdf", "public_tests": sum(f.endswith(".in") for f in files),
+                    "format": "script", "template_file": tfile,
+                    "public_tests": sum(p.endswith(".in") for p in listed),
                     "points": int(points), "points_source": "upstream folder name",
                     "category": CATEGORIES_2022.get(prefix, prefix),
                     "category_source": "upstream folder name",
                     "tolerance": tol, "tolerance_source": "problem.pdf (Specs)",
-                    "contest_time_limit": limit, "contest_time_limit_source": "problem.pdf (Specs)",
+                    "contest_time_limit": limit,
+                    "contest_time_limit_source": "problem.pdf (Specs)",
                 })
             else:
-                tfile = next(f for f in files if f.endswith(".ipynb"))
-                chunks = split_template(_notebook_code_text((root / tfile).read_text("utf-8")))
+                tfile = next(p for p in listed if p.endswith(".ipynb"))
+                stmt = folder + ("README.md" if year == "2023" else "description.md")
+                tree.read_bytes(stmt)
+                chunks = split_template(_notebook_code_text(tree.read_text(tfile)))
                 tests = [c for c in chunks if c.kind == "tests"]
                 checks = [trusted_compare(c.text) for c in chunks if c.kind == "check"]
                 cmp = checks[0] if checks else None
-                tol = (f"{cmp['func']}: rtol={cmp['rtol']:g}, atol={cmp['atol']:g}" if cmp
-                       else "see check()")
                 entry.update({
-                    "format": "notebook", "template_file": tfile,
-                    "statement_file": folder + ("README.md" if year == "2023"
-                                                else "description.md"),
+                    "format": "notebook", "template_file": tfile, "statement_file": stmt,
                     "public_tests": len(_tests_from_chunk(tests[0].text, cid)) if tests else 0,
-                    "contest_time_limit": None,
-                    "contest_time_limit_source": "none published",
-                    "tolerance": tol, "tolerance_source": "check() in the notebook",
+                    "tolerance": (f"{cmp['func']}: rtol={cmp['rtol']:g}, atol={cmp['atol']:g}"
+                                  if cmp else "see check()"),
+                    "tolerance_source": "check() in the notebook",
+                    "contest_time_limit": None, "contest_time_limit_source": "none published",
                 })
                 if year == "2023":
                     tutorial = folder.startswith("tutorial_challenges/")
@@ -516,25 +476,8 @@ def derive_manifest(source: str | Path, previous: dict[str, Any] | None = None) 
                                   if tutorial else "upstream folder name",
                                   "category": _human(folder.split("/")[0]).title(),
                                   "category_source": "upstream story folder"})
+            entry["files"] = [p[len(folder):] for p in listed if p in tree.reads]
+            for key, value in keep.items():
+                entry.setdefault(key, value)
             out.append({k: entry[k] for k in sorted(entry)})
-    return {**{k: v for k, v in prev.items() if k != "challenges"}, "challenges": out}
-
-
-def _main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    ap = argparse.ArgumentParser(prog="python -m quantum_codegen_eval.loaders.qhack")
-    ap.add_argument("action", choices=["manifest"], help="regenerate the manifest from upstream")
-    ap.add_argument("--source", required=True, help="folder holding the three repositories")
-    ap.add_argument("--out", help="write here (default: print)")
-    args = ap.parse_args(argv)
-    text = json.dumps(derive_manifest(args.source), indent=1, ensure_ascii=False) + "\n"
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    else:
-        print(text, end="")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_main())
+    return out

@@ -1,12 +1,13 @@
 """Build the Qiskit HumanEval dataset folder (configs ``normal`` and ``hard``) from upstream JSON.
 
-The source is a folder holding ``dataset_qiskit_test_human_eval.json`` and
-``dataset_qiskit_test_human_eval_hard.json`` (directly or under ``dataset/``, as in the upstream
-repository qiskit-community/qiskit-human-eval). The output is ``data/<config>/test-*.parquet``,
+The upstream repository qiskit-community/qiskit-human-eval is read in its own layout
+(``dataset/dataset_qiskit_test_human_eval.json``, ``dataset/dataset_qiskit_test_human_eval_hard.json``,
+``LICENSE``) at the commit pinned in ``REPOSITORIES``, every file verified against the shipped
+manifest; ``source`` None downloads it. The output is ``data/<config>/test-*.parquet``,
 the upstream ``LICENSE`` (Apache-2.0) and a ``README.md`` card whose YAML declares both configs,
 so that ``datasets.load_dataset(out, "hard", split="test")`` works offline.
 
->>> summary = build("../shared/benchmarks/qiskit_humaneval", "/tmp/qhe")  # doctest: +SKIP
+>>> summary = build(None, "/tmp/qhe")  # doctest: +SKIP
 >>> summary["counts"]  # doctest: +SKIP
 {'normal': 151, 'hard': 151}
 """
@@ -14,54 +15,61 @@ so that ``datasets.load_dataset(out, "hard", split="test")`` works offline.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
+from quantum_codegen_eval import upstream
 from quantum_codegen_eval.benchmarks.qiskit_humaneval import CONFIGS, FIELDS, SPLIT, task_from_row
 from quantum_codegen_eval.dataset_cards import card_body, yaml_header
+from quantum_codegen_eval.upstream import Repo, Tree
 
-FILES = {"normal": "dataset_qiskit_test_human_eval.json",
-         "hard": "dataset_qiskit_test_human_eval_hard.json"}
+FILES = {"normal": "dataset/dataset_qiskit_test_human_eval.json",
+         "hard": "dataset/dataset_qiskit_test_human_eval_hard.json"}
+LICENSE = "LICENSE"
+KEY = "qiskit_humaneval"
+REPOSITORIES = {KEY: Repo("qiskit-community", "qiskit-human-eval",
+                          "5327d8e079db5e8b51b85e2acafbb67e36ba2777")}
+PROBES = {KEY: FILES["normal"]}
 
 
 class SourceError(ValueError):
     """Upstream material that cannot be read; the message names the file and record."""
 
 
-def _find(src: Path, name: str) -> Path:
-    for cand in (src / name, src / "dataset" / name):
-        if cand.is_file():
-            return cand
-    raise SourceError(f"{src}: {name} not found (looked in the folder and in dataset/)")
-
-
-def records(source: str | Path) -> dict[str, list[dict[str, str]]]:
+def records_from_tree(tree: Tree) -> dict[str, list[dict[str, str]]]:
     """{config: rows}, in upstream order, validated (string fields, unique ids)."""
-    src = Path(source)
     out: dict[str, list[dict[str, str]]] = {}
     for cfg in CONFIGS:
-        path = _find(src, FILES[cfg])
+        path = FILES[cfg]
+        where = f"{tree.repo.slug}: {path}"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(tree.read_text(path))
         except json.JSONDecodeError as exc:
-            raise SourceError(f"{path}: not valid JSON: {exc}") from exc
+            raise SourceError(f"{where}: not valid JSON: {exc}") from exc
         if not isinstance(data, list):
-            raise SourceError(f"{path}: expected a JSON list of task records")
+            raise SourceError(f"{where}: expected a JSON list of task records")
         rows, seen = [], set()
         for i, rec in enumerate(data):
             if not isinstance(rec, dict):
-                raise SourceError(f"{path}: record {i} is not an object")
+                raise SourceError(f"{where}: record {i} is not an object")
             try:
                 task = task_from_row(rec, cfg)
             except ValueError as exc:
-                raise SourceError(f"{path}: record {i}: {exc}") from exc
+                raise SourceError(f"{where}: record {i}: {exc}") from exc
             if task.task_id in seen:
-                raise SourceError(f"{path}: record {i}: duplicate task_id {task.task_id!r}")
+                raise SourceError(f"{where}: record {i}: duplicate task_id {task.task_id!r}")
             seen.add(task.task_id)
             rows.append({f: rec[f] for f in FIELDS})
         out[cfg] = rows
     return out
+
+
+def manifest_entries(trees: dict[str, Tree]) -> list[dict[str, Any]]:
+    """Per-problem facts for the manifest (reads every file the builder reads)."""
+    tree = trees[KEY]
+    tree.read_bytes(LICENSE)
+    return [{"id": f"{cfg}:{row['task_id']}", "repository": KEY, "path": FILES[cfg]}
+            for cfg, rows in records_from_tree(tree).items() for row in rows]
 
 
 def _features():
@@ -88,15 +96,22 @@ def card_yaml(counts: dict[str, int], sizes: dict[str, int]) -> str:
     return yaml_header(header)
 
 
-def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]:
-    """Write the dataset folder; returns {dataset, out, counts, configs, split}."""
+def build(source: str | Path | None, out: str | Path, *, github_url: str | None = None,
+          progress: bool = True, **options: Any) -> dict[str, Any]:
+    """Write the dataset folder; returns {dataset, out, counts, configs, split}.
+
+    ``source``: a local copy of the upstream repository (checkout, unpacked archive, a folder
+    holding it, or its .tar.gz); None downloads it at the pinned commit.
+    """
     import datasets
 
     if options:
         raise ValueError(f"qiskit_humaneval builder takes no options, got {sorted(options)}")
-    if source is None:
-        raise ValueError("qiskit_humaneval builder needs --source (the upstream folder)")
-    recs = records(source)
+    with upstream.open_trees(upstream.load_manifest("qiskit_humaneval"), source,
+                             github_url=github_url, progress=progress) as trees:
+        tree = trees[KEY]
+        recs = records_from_tree(tree)
+        licence = tree.read_bytes(LICENSE)
     out = Path(out)
     counts: dict[str, int] = {}
     sizes: dict[str, int] = {}
@@ -109,9 +124,8 @@ def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]
         ds.to_parquet(str(folder / f"{SPLIT}-00000-of-00001.parquet"))
         counts[cfg] = len(rows)
         sizes[cfg] = ds.data.nbytes
-    lic = Path(source) / "LICENSE"
-    if lic.is_file():  # Apache-2.0 section 4: redistributions carry the licence
-        shutil.copyfile(lic, out / "LICENSE")
+    (out / "LICENSE").write_bytes(licence)  # Apache-2.0 section 4: redistributions carry it
     (out / "README.md").write_text(card_yaml(counts, sizes) + card_body("qiskit_humaneval"), encoding="utf-8")
     return {"dataset": "qiskit_humaneval", "out": str(out), "counts": counts,
-            "configs": list(CONFIGS), "split": SPLIT}
+            "configs": list(CONFIGS), "split": SPLIT,
+            "upstream": f"{tree.repo.slug}@{tree.commit}"}

@@ -2,7 +2,8 @@
 
 Subcommands (their shape is fixed; see docs/cli.md)::
 
-    qce build <dataset> --source DIR --out DIR      upstream folder -> dataset folder
+    qce build <dataset> --out DIR [--source PATH] [--github-url URL]   upstream -> dataset folder
+    qce prompts <benchmark> [--config C] [--data-dir DIR] --out FILE   {id, prompt} per problem
     qce judge <benchmark> <problem-id> <file> [--data-dir DIR] [--json]
     qce env [list | create NAME | path NAME | remove NAME]
     qce evaluate <predictions> --benchmark NAME [--config C] [--data-dir DIR] [--out DIR] [--resume]
@@ -47,10 +48,19 @@ def _parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build a Hub-ready dataset folder from upstream material")
     b.add_argument("dataset", help=f"one of: {', '.join(BUILDERS)}")
-    b.add_argument("--source", help="upstream folder or file (Hub id where the builder takes one)")
+    b.add_argument("--source", help="local upstream copy: a checkout, an unpacked archive, a folder "
+                   "holding several, or a .tar.gz (default: download at the pinned commit)")
+    b.add_argument("--github-url", help="download base for upstream archives (default: "
+                   "$QCE_GITHUB_URL or https://codeload.github.com)")
     b.add_argument("--out", required=True, help="output dataset folder")
     b.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="builder-specific option (repeatable)")
+
+    pr = sub.add_parser("prompts", help="write what a model is given: one {id, prompt} per problem")
+    pr.add_argument("benchmark")
+    pr.add_argument("--config")
+    pr.add_argument("--data-dir", help="local dataset folder (default: built in the cache)")
+    pr.add_argument("--out", required=True, help="JSONL file to write (- for stdout)")
 
     j = sub.add_parser("judge", help="judge one completion of one problem")
     j.add_argument("benchmark")
@@ -105,9 +115,34 @@ def _cmd_build(args: argparse.Namespace) -> int:
     if name not in BUILDERS:
         print(f"qce build: unknown dataset {args.dataset!r}; known: {', '.join(BUILDERS)}", file=sys.stderr)
         return EXIT_USAGE
-    builder = importlib.import_module(BUILDERS[name])
-    summary = builder.build(args.source, args.out, **_options(args.option))
+    from .datasets_cache import BUILDABLE, build_dataset
+
+    options = _options(args.option)
+    if name in BUILDABLE:  # upstream GitHub repositories at pinned commits, verified
+        summary = build_dataset(name, args.out, args.source, github_url=args.github_url, **options)
+    else:
+        if args.github_url:
+            print(f"qce build: {name} does not download from GitHub; --github-url is not used",
+                  file=sys.stderr)
+        summary = importlib.import_module(BUILDERS[name]).build(args.source, args.out, **options)
     print(json.dumps(summary, indent=2, default=str))
+    return EXIT_OK
+
+
+def _cmd_prompts(args: argparse.Namespace) -> int:
+    from .benchmarks import benchmark_module
+
+    mod = benchmark_module(args.benchmark)
+    records = mod.problems(args.config, data_dir=args.data_dir)
+    lines = [json.dumps({"id": pid, "prompt": mod.prompt(rec)}, ensure_ascii=False)
+             for pid, rec in records.items()]
+    text = "".join(line + "\n" for line in lines)
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"{len(lines)} prompts written to {args.out}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -208,14 +243,19 @@ def _cmd_publish(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"build": _cmd_build, "judge": _cmd_judge, "env": _cmd_env, "evaluate": _cmd_evaluate,
+_COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, "env": _cmd_env, "evaluate": _cmd_evaluate,
              "demo": _cmd_demo, "publish": _cmd_publish}
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .datasets_cache import DataUnavailable
+
     args = _parser().parse_args(argv)
     try:
         return _COMMANDS[args.command](args)
+    except DataUnavailable as exc:
+        print(f"qce {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except InputError as exc:
         print(f"qce {args.command}: {exc}", file=sys.stderr)
         return EXIT_INPUT

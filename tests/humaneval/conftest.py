@@ -8,9 +8,10 @@ from quantum_codegen_eval.loaders import qiskit_humaneval as builder
 
 
 @pytest.fixture(scope="session")
-def qhe_dir(upstream, tmp_path_factory):
+def qhe_dir(github_url, tmp_path_factory):
+    """Built through the real download path (the archive from ``github_url``, verified)."""
     out = tmp_path_factory.mktemp("qiskit_humaneval")
-    summary = builder.build(upstream / "qiskit_humaneval", out)
+    summary = builder.build(None, out, progress=False)
     assert summary["counts"] == {"normal": 151, "hard": 151}
     return out
 

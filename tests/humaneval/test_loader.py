@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import datasets
 import pytest
@@ -11,6 +12,7 @@ import yaml
 from quantum_codegen_eval.benchmarks import load_benchmark
 from quantum_codegen_eval.benchmarks import qiskit_humaneval as qhe
 from quantum_codegen_eval.loaders import qiskit_humaneval as builder
+from quantum_codegen_eval.upstream import Tree, VerificationError
 
 
 def _task(n: int, **over) -> dict:
@@ -23,10 +25,15 @@ def _task(n: int, **over) -> dict:
 
 
 def _write(folder, normal, hard):
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / builder.FILES["normal"]).write_text(json.dumps(normal))
-    (folder / builder.FILES["hard"]).write_text(json.dumps(hard))
+    for cfg, rows in (("normal", normal), ("hard", hard)):
+        (folder / builder.FILES[cfg]).parent.mkdir(parents=True, exist_ok=True)
+        (folder / builder.FILES[cfg]).write_text(json.dumps(rows))
     return folder
+
+
+def _records(folder):
+    """The builder's record reading over an unverified tree (own records, not upstream's)."""
+    return builder.records_from_tree(Tree(builder.REPOSITORIES[builder.KEY], folder))
 
 
 def test_folder_loads_offline_with_both_configs(qhe_dir):
@@ -60,13 +67,25 @@ def test_problems_are_typed_and_configs_differ(qhe_dir):
         qhe.load("easy", data_dir=qhe_dir)
 
 
-def test_builder_on_own_records_and_upstream_repo_layout(tmp_path):
-    src = _write(tmp_path / "src" / "dataset", [_task(0), _task(1)], [_task(0)])
-    out = tmp_path / "out"
-    summary = builder.build(tmp_path / "src", out)
-    assert summary["counts"] == {"normal": 2, "hard": 1}
-    assert not (out / "LICENSE").exists() and src.is_dir()
-    assert qhe.problems("normal", data_dir=out)["qiskitHumanEval/1"].entry_point == "f1"
+def test_own_records_are_read_in_upstream_layout(tmp_path):
+    recs = _records(_write(tmp_path / "src", [_task(0), _task(1)], [_task(0)]))
+    assert [len(recs["normal"]), len(recs["hard"])] == [2, 1]
+    assert recs["normal"][1]["entry_point"] == "f1"
+
+
+def test_build_from_a_checkout_and_a_tampered_copy(upstream, tmp_path):
+    (root,) = (upstream / "qiskit_humaneval").iterdir()
+    summary = builder.build(root, tmp_path / "out", progress=False)
+    assert summary["counts"] == {"normal": 151, "hard": 151}
+    assert summary["upstream"].endswith(builder.REPOSITORIES[builder.KEY].commit)
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy)
+    path = copy / builder.FILES["hard"]
+    path.write_text(path.read_text().replace("qiskit", "qiskat", 1))
+    with pytest.raises(VerificationError, match="dataset_qiskit_test_human_eval_hard.json does "
+                       "not match the manifest"):
+        builder.build(copy, tmp_path / "out2", progress=False)
+    assert not (tmp_path / "out2").exists()
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -77,19 +96,16 @@ def test_builder_on_own_records_and_upstream_repo_layout(tmp_path):
 ])
 def test_bad_records_name_the_file_and_record(tmp_path, bad, message):
     _write(tmp_path, bad, [_task(0)])
-    with pytest.raises(builder.SourceError, match=message):
-        builder.build(tmp_path, tmp_path / "out")
+    with pytest.raises(builder.SourceError, match="dataset_qiskit_test_human_eval.json: " + message):
+        _records(tmp_path)
 
 
 def test_missing_file_and_options_are_errors(tmp_path):
-    with pytest.raises(builder.SourceError, match="dataset_qiskit_test_human_eval.json not found"):
-        builder.build(tmp_path, tmp_path / "out")
+    with pytest.raises(VerificationError, match="dataset_qiskit_test_human_eval.json is missing"):
+        _records(tmp_path)
     with pytest.raises(ValueError, match="takes no options"):
         builder.build(tmp_path, tmp_path / "out", limit="3")
+    with pytest.raises(ValueError, match=f"{tmp_path}: no copy of qiskit-community/qiskit-human-eval"):
+        builder.build(tmp_path, tmp_path / "out")
     with pytest.raises(FileNotFoundError, match="not a qiskit_humaneval dataset folder"):
         qhe.load("normal", data_dir=tmp_path)
-
-
-def test_hub_ids_are_the_upstream_ones():
-    assert qhe.HUB_ID == qhe.HUB_IDS["normal"] == "Qiskit/qiskit_humaneval"
-    assert qhe.HUB_IDS["hard"] == "Qiskit/qiskit_humaneval_hard"

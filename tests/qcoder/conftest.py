@@ -11,18 +11,18 @@ DATA = Path(__file__).parent / "data"
 
 @pytest.fixture(scope="session")
 def qcoder_source(upstream: Path) -> Path:
-    src = upstream / "qcoder"
-    if not (src / "Problems").is_dir():
-        pytest.skip("no qcoder/Problems in the upstream material")
-    return src
+    """The unpacked upstream repository (``QCoder-Benchmark-<commit>/``; ``--source`` accepts it)."""
+    (root,) = (upstream / "qcoder").iterdir()
+    return root
 
 
 @pytest.fixture(scope="session")
-def qcoder_data(qcoder_source: Path, tmp_path_factory) -> Path:
+def qcoder_data(github_url: str, tmp_path_factory) -> Path:
+    """Built through the real download path, with the sample submissions."""
     from quantum_codegen_eval.loaders.qcoder import build
 
     out = tmp_path_factory.mktemp("qcoder_ds")
-    build(qcoder_source, out, submissions=str(DATA / "sample_submissions.jsonl"))
+    build(None, out, progress=False, submissions=str(DATA / "sample_submissions.jsonl"))
     return out
 
 

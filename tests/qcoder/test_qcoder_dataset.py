@@ -70,7 +70,7 @@ def test_bad_submissions_are_named(qcoder_source, tmp_path):
                    + json.dumps({"problem": "QPC001_A1", "user": "u"}) + "\n")
     with pytest.raises(loader.QCoderSourceError, match=r"bad.jsonl:2: missing field\(s\) result"):
         loader.build(qcoder_source, tmp_path / "out", submissions=str(bad))
-    with pytest.raises(loader.QCoderSourceError, match="neither a file nor a Hub id"):
+    with pytest.raises(loader.QCoderSourceError, match="neither a file, 'hub' nor a Hub id"):
         loader.read_submissions(str(tmp_path / "missing" / "x.jsonl"))
     with pytest.raises(loader.QCoderSourceError, match="unknown option"):
         loader.build(qcoder_source, tmp_path / "out", sumbissions="x")
@@ -88,3 +88,18 @@ def test_cli_build(qcoder_source, tmp_path, capsys):
     assert main(["build", "qcoder", "--source", str(qcoder_source), "--out", str(tmp_path),
                  "--option", f"submissions={DATA / 'sample_submissions.jsonl'}"]) == 0
     assert json.loads(capsys.readouterr().out)["rows"]["revisions"] == 3
+
+
+def test_hub_submissions_offline_is_one_clear_line(qcoder_source, tmp_path, monkeypatch, capsys):
+    import huggingface_hub.constants
+
+    from quantum_codegen_eval.cli import main
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the Hub is unreachable here; make it immediate
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    rc = main(["build", "qcoder", "--source", str(qcoder_source), "--out", str(tmp_path / "o"),
+               "--option", "submissions=hub"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 3 and len(err.splitlines()) == 1, err
+    assert "tm0012-QCB/QCoderBenchmark" in err and "--option submissions=PATH" in err

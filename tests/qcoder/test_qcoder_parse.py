@@ -21,13 +21,13 @@ def _norm(s: str) -> str:
 
 
 def test_all_67_problems(rows, qcoder_source):
-    files = sorted(p.stem for p in (qcoder_source / "Problems").glob("*.txt"))
+    files = sorted(p.stem for p in (qcoder_source / "codes" / "Problems").glob("*.txt"))
     assert [r["id"] for r in rows] == files and len(files) == 67
 
 
 def test_every_field_matches_the_statement_text(rows, qcoder_source):
     for r in rows:
-        text = (qcoder_source / "Problems" / f"{r['id']}.txt").read_text(encoding="utf-8")
+        text = (qcoder_source / "codes" / "Problems" / f"{r['id']}.txt").read_text(encoding="utf-8")
         pid = r["id"]
         assert r["statement"] == text, pid
         assert r["contest"] == pid.split("_")[0]

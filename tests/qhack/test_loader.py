@@ -10,6 +10,7 @@ import datasets
 import pytest
 import yaml
 
+from quantum_codegen_eval import upstream
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.loaders import qhack as builder
 
@@ -112,36 +113,53 @@ def test_get_problem_and_prompt(qhack_data: Path):
         qhack.get_problem("tutorial_1", data_dir=qhack_data)
 
 
-def test_manifest_matches_upstream(qhack_source: Path):
-    """The shipped fact table is what the generator derives from the pinned repositories (file
+def test_manifest_matches_upstream(github_url):
+    """The shipped fact table is what the generator reads from the pinned repositories (file
     hashes, paths, 2022 PDF tolerances and time limits, points from folder names, test counts);
     the hand facts (2024 points and themes, reference CPU times, weak checks) carry a source."""
-    shipped = builder.manifest()
-    assert builder.derive_manifest(qhack_source) == shipped
-    assert len(shipped["challenges"]) == 74
-    for fact in shipped["challenges"]:
+    from quantum_codegen_eval.loaders import make_manifest
+
+    made = make_manifest.make_manifest("qhack")
+    assert make_manifest.dumps(made) == upstream.manifest_path("qhack").read_text("utf-8")
+    assert len(made["problems"]) == 74
+    assert "Coding_Challenges/requirements.txt" in made["repositories"]["2022"]["files"]
+    for fact in made["problems"]:
         for key in ("points", "category", "tolerance", "contest_time_limit"):
             assert fact.get(f"{key}_source"), (fact["id"], key)
         if fact.get("reference_cpu_s") is not None:
             assert fact.get("reference_cpu_source"), fact["id"]
-        assert fact["files"] and all(len(h) == 40 for h in fact["files"].values())
+        assert fact["files"], fact["id"]
+    pts = {p["id"]: p["points"] for p in made["problems"]}
+    assert (pts["2022/qml_500_UDMIS_template"], pts["2023/tutorial_3"],
+            pts["2023/office_hijinks_400"], pts["2024/fireworks_qutropolis"]) == (500, 0, 400, 600)
+
+
+def test_time_limits_in_cpu_seconds(qhack_problems):
+    for pid, r in qhack_problems.items():
+        assert r.time_limit >= (r.contest_time_limit or builder.MIN_TIME_LIMIT), pid
+        assert r.time_limit_source, pid
+    slow = {"2023/office_hijinks_200": 77, "2024/mojito_hhlime_twist": 77,
+            "2024/save_qhack_beach": 171}
+    for pid, cpu in slow.items():  # accepted solutions that took this long must fit
+        assert qhack_problems[pid].time_limit >= 2 * cpu, pid
 
 
 def test_bad_source_names_the_problem(tmp_path: Path, qhack_source: Path):
-    with pytest.raises(builder.SourceError, match="none of the QHack repositories"):
+    with pytest.raises(builder.SourceError, match="no copy of XanaduAI/QHack2022 found"):
         builder.build(tmp_path, tmp_path / "out")
     copy = tmp_path / "src"
-    shutil.copytree(qhack_source, copy)
+    shutil.copytree(qhack_source, copy, symlinks=False)
     ans = next(copy.glob("QHack2022-*/Coding_Challenges/qchem_500_MindTheGap_template/1.ans"))
     ans.write_text("-1.0,-0.5\n")
-    with pytest.raises(builder.SourceError, match=r"qhack 2022/qchem_500_MindTheGap_template: "
-                       r"Coding_Challenges/qchem_500_MindTheGap_template/1.ans differs"):
+    with pytest.raises(builder.SourceError,
+                       match=r"Coding_Challenges/qchem_500_MindTheGap_template/1.ans does not "
+                             r"match the manifest"):
         builder.build(copy, tmp_path / "out")
     ans.unlink()
-    with pytest.raises(builder.SourceError, match="cannot read Coding_Challenges/qchem_500"):
+    with pytest.raises(builder.SourceError, match="qchem_500_MindTheGap_template/1.ans is missing"):
         builder.build(copy, tmp_path / "out")
     shutil.rmtree(next(copy.glob("qhack_2023_*")))
-    with pytest.raises(builder.SourceError, match="qhack_2023_coding_challenges not found"):
+    with pytest.raises(builder.SourceError, match="no copy of XanaduAI/qhack_2023_coding_challenges"):
         builder.build(copy, tmp_path / "out")
 
 

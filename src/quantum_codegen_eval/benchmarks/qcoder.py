@@ -65,17 +65,20 @@ class QCoderProblem:
 
 
 def load(config: str | None = None, *, data_dir: Any = None, split: str | None = None):
-    """The config as a ``datasets.Dataset`` (local folder ``data_dir`` or the Hub)."""
+    """The config as a ``datasets.Dataset`` (local folder ``data_dir``, else the cached build)."""
     import datasets
 
     config = config or CONFIGS[0]
     if config not in CONFIGS:
         raise ValueError(f"unknown QCoder config {config!r}; expected one of {CONFIGS}")
-    if data_dir is not None and not (Path(data_dir) / "README.md").is_file():
+    if data_dir is None:
+        from ..datasets_cache import dataset_dir
+
+        data_dir = dataset_dir("qcoder")
+    if not (Path(data_dir) / "README.md").is_file():
         raise FileNotFoundError(f"{data_dir}: not a QCoder dataset folder (no README.md); "
-                                "build one with `qce build qcoder --source ... --out ...`")
-    source = str(data_dir) if data_dir is not None else HUB_ID
-    return datasets.load_dataset(source, config, split=split or _SPLITS[config])
+                                "build one with `qce build qcoder --out ...`")
+    return datasets.load_dataset(str(data_dir), config, split=split or _SPLITS[config])
 
 
 def problems(config: str | None = None, *, data_dir: Any = None) -> dict[str, QCoderProblem]:

@@ -61,14 +61,17 @@ class QHackChallenge:
 
 
 def load(config: str | None = None, *, data_dir: Any = None, split: str | None = None):
-    """The dataset (``datasets.Dataset``) of ``config`` from ``data_dir`` or the Hub."""
+    """The dataset (``datasets.Dataset``) of ``config`` from ``data_dir``, else the cached build."""
     import datasets
 
     cfg = config or CONFIGS[0]
     if cfg not in CONFIGS:
         raise ValueError(f"unknown QHack config {cfg!r}; known: {', '.join(CONFIGS)}")
-    return datasets.load_dataset(str(data_dir) if data_dir else HUB_ID, cfg,
-                                 split=split or SPLIT)
+    if data_dir is None:
+        from ..datasets_cache import dataset_dir
+
+        data_dir = dataset_dir("qhack")
+    return datasets.load_dataset(str(data_dir), cfg, split=split or SPLIT)
 
 
 def problems(config: str | None = None, *, data_dir: Any = None) -> dict[str, QHackChallenge]:

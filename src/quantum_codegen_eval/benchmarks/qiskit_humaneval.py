@@ -72,12 +72,14 @@ def _config(config: str | None) -> str:
 
 
 def load(config: str | None = None, *, data_dir: Any = None, split: str | None = None):
-    """The tasks of ``config`` as a ``datasets.Dataset`` (local folder, else the upstream Hub)."""
+    """The tasks of ``config`` as a ``datasets.Dataset`` (local folder, else the cached build)."""
     import datasets
 
     cfg = _config(config)
     if data_dir is None:
-        return datasets.load_dataset(HUB_IDS[cfg], split=split or SPLIT)
+        from ..datasets_cache import dataset_dir
+
+        data_dir = dataset_dir("qiskit_humaneval")
     folder = Path(data_dir)
     if not (folder / "README.md").is_file():
         raise FileNotFoundError(f"{folder}: not a qiskit_humaneval dataset folder (no README.md)")

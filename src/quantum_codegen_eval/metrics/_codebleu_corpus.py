@@ -60,11 +60,11 @@ def package_functions(
 
 
 def humaneval_programs(upstream: Path) -> list[str]:
-    """Qiskit HumanEval prompt + canonical solution, one program per task."""
+    """Qiskit HumanEval prompt + canonical solution, one program per task (the dataset files
+    anywhere under ``upstream/qiskit_humaneval``, e.g. in an unpacked upstream repository)."""
     out = []
     for name in ("dataset_qiskit_test_human_eval.json", "dataset_qiskit_test_human_eval_hard.json"):
-        path = upstream / "qiskit_humaneval" / name
-        if path.is_file():
+        for path in sorted((upstream / "qiskit_humaneval").rglob(name)):
             out += [t["prompt"] + t["canonical_solution"] for t in json.loads(path.read_text())]
     return out
 
