@@ -101,3 +101,41 @@ def test_mind_the_gap_expected_energies(qhack_problems, sandbox):
     assert [t["expected"].split(",")[0][:7] for t in rec.tests] == ["-1.1361", "-1.1266"]
     v = judge_many(qhack.make_judge(env="era"), [(rec, solution(rec.id))], sandbox)[0]
     assert v.status == "AC", [(t.name, t.got, t.message) for t in v.tests]
+
+
+def _busy() -> list:
+    import subprocess
+    import sys
+
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+
+
+@pytest.mark.slow
+@pytest.mark.upstream
+def test_same_verdicts_under_load(qhack_problems, sandbox):
+    """Two busy processes beside the judge (2 cores here) change no verdict: limits are CPU
+    seconds. tutorial_5 (about 6 CPU-s per test) gets a tight 15 s limit, which a wall-clock
+    limit would break under load."""
+    import dataclasses
+
+    t5 = dataclasses.replace(qhack_problems["2023/tutorial_5"], time_limit=15.0)
+    items = [(t5, solution("2023/tutorial_5")),
+             (qhack_problems["2022/qchem_500_MindTheGap_template"],
+              solution("2022/qchem_500_MindTheGap_template")),
+             (qhack_problems["2024/triple_H_hotel"], solution("2024/triple_H_hotel"))]
+    judge = qhack.make_judge(env="era")
+
+    def statuses():
+        verdicts = judge_many(judge, items, sandbox)
+        return [(v.problem_id, v.status, [t.status for t in v.tests]) for v in verdicts]
+
+    idle = statuses()
+    assert [s for _, s, _ in idle] == ["AC", "AC", "AC"], idle
+    procs = _busy()
+    try:
+        loaded = statuses()
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+    assert loaded == idle

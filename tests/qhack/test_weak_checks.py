@@ -49,7 +49,8 @@ def test_weak_checks_are_recorded(qhack_problems):
     weak = {pid for pid, r in qhack_problems.items() if r.weak_check}
     assert weak >= {"2023/office_hijinks_100", "2023/fall_of_sqynet_500",
                     "2024/to_view_or_not_to_view",
-                    "2022/algorithms_500_DeutschJozsaStrikesAgain_template"}
+                    "2022/algorithms_500_DeutschJozsaStrikesAgain_template",
+                    "2022/qml_300_IsingOnTheCake_template"}
     for pid in weak:
         path = WEAK / f"{pid}.py"
         assert path.is_file() and str(path.relative_to(Path(__file__).parents[2])) in \
@@ -65,7 +66,8 @@ def judge():
 @pytest.mark.upstream
 def test_weak_checks_accept_wrong_programs(judge, qhack_problems, sandbox):
     ids = ["2023/office_hijinks_100", "2023/fall_of_sqynet_500", "2024/to_view_or_not_to_view",
-           "2022/algorithms_500_DeutschJozsaStrikesAgain_template"]
+           "2022/algorithms_500_DeutschJozsaStrikesAgain_template",
+           "2022/qml_300_IsingOnTheCake_template"]
     recs = [qhack_problems[i] for i in ids]
     # the same programs on one more input each, with the statement's answer
     extra = {
@@ -89,6 +91,11 @@ def test_weak_checks_accept_wrong_programs(judge, qhack_problems, sandbox):
         exact = _ising_ground(float(case["input"]))
         assert float(case["expected"]) == pytest.approx(exact, rel=1e-6)
         assert float(t.got) > exact + 1e-3, (case["input"], t.got, exact)
+    # IsingOnTheCake: the expected output is the input's last column (the labels)
+    ising = qhack_problems["2022/qml_300_IsingOnTheCake_template"].tests[0]
+    values = [v.strip() for v in ising["input"].split(",")]
+    ncol = len(values) // 250
+    assert ising["expected"].strip().split(",") == values[ncol - 1::ncol]
     # to_view_or_not_to_view: the accepted circuit uses a gate the statement forbids
     assert "qml.CNOT" in _wrong("2024/to_view_or_not_to_view")
     assert "You may only use the Pauli X" in qhack_problems["2024/to_view_or_not_to_view"].statement
