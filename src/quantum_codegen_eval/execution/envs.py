@@ -205,8 +205,9 @@ def create(recipe: Recipe, *, python: str | None = None, force: bool = False) ->
             # built in place under its final name: venv scripts embed their absolute path
             run_logged([venv_from, "-m", "venv", str(folder)], log)
             py = str(_python_in(folder))
-            run_logged([py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
-                        *used.requirements], log)
+            if used.requirements:
+                run_logged([py, "-m", "pip", "install", "--disable-pip-version-check",
+                            "--no-input", *used.requirements], log)
             if used.check_imports:
                 run_logged([py, "-c", "; ".join(f"import {m}" for m in used.check_imports)], log)
         except Exception:
