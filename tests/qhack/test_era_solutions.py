@@ -118,7 +118,8 @@ def test_same_verdicts_under_load(qhack_problems, sandbox):
     limit would break under load."""
     import dataclasses
 
-    t5 = dataclasses.replace(qhack_problems["2023/tutorial_5"], time_limit=15.0)
+    t5 = qhack_problems["2023/tutorial_5"]
+    t5 = dataclasses.replace(t5, time_limit=15.0, tests=t5.tests[:2])
     items = [(t5, solution("2023/tutorial_5")),
              (qhack_problems["2022/qchem_500_MindTheGap_template"],
               solution("2022/qchem_500_MindTheGap_template")),
