@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         path = REPO / "src" / "quantum_codegen_eval" / "data" / "manifests" / "qhack.json"
         man = json.loads(path.read_text("utf-8"))
         source = (f"qce's known-good solution (tests/qhack/solutions), median of {args.repeat} "
-                  f"runs on {platform.machine()} Python {platform.python_version()} sandbox")
+                  f"runs in the era environment, {platform.machine()} sandbox")
         for p in man["problems"]:
             r = report.get(p["id"])
             if r and set(r["statuses"]) == {"AC"}:
