@@ -257,7 +257,8 @@ def cache_dir() -> Path:
 def ensure_env(version: str) -> Path:
     """Create (or reuse) the environment for PennyLane ``version``; returns its python."""
     # imported here: this file also runs as a plain script inside the old-release venvs
-    from quantum_codegen_eval.execution.eras import base_python, run_logged
+    from quantum_codegen_eval.execution.envs import run_logged
+    from quantum_codegen_eval.execution.envs import running_python as base_python
 
     if version not in RECIPES:
         raise ValueError(f"no recipe for PennyLane {version}; known: {', '.join(RECIPES)}")

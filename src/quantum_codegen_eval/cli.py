@@ -200,7 +200,7 @@ def _cmd_judge(args: argparse.Namespace) -> int:
 
 
 def _cmd_env(args: argparse.Namespace) -> int:
-    from .execution import eras
+    from .benchmarks import qhack_envs as eras
 
     if args.action == "list":
         rows = eras.list_envs()

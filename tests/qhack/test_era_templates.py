@@ -8,7 +8,7 @@ import json
 import pytest
 
 from quantum_codegen_eval.benchmarks import qhack
-from quantum_codegen_eval.execution import eras
+from quantum_codegen_eval.benchmarks import qhack_envs as eras
 from quantum_codegen_eval.judges.qhack import (
     RESULT_FILE,
     harness_incompatibility,
@@ -88,3 +88,34 @@ def test_era_envs_have_their_pennylane(sandbox):
         assert r.status == "ok", r.stderr
         assert r.stdout.split()[0] == want[job.id]
     assert all(row["ready"] for row in eras.list_envs())
+
+
+def test_env_falls_back_with_a_warning_and_records_it(tmp_path, monkeypatch):
+    """No interpreter of the wanted version: the fallback recipe is built on today's Python, a
+    warning names what may differ, and the stamp says so. Naming an interpreter overrides."""
+    import warnings
+
+    from quantum_codegen_eval.execution import envs
+
+    monkeypatch.setenv("QCE_CACHE", str(tmp_path))
+    fallback = envs.Recipe("demo-today", ())
+    recipe = envs.Recipe("demo", ("no-such-package==0",), pythons=("2.1",), fallback=fallback,
+                         fallback_note="numbers may differ")
+    assert envs.find_python(recipe) is None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        python = envs.create(recipe)
+    assert [str(w.message) for w in caught if issubclass(w.category, envs.EnvWarning)] == [
+        "demo: no Python 2.1 found; built with today's interpreter instead. numbers may differ"]
+    stamp = envs.stamp(recipe)
+    assert stamp["fallback"] is True and stamp["note"] == "numbers may differ"
+    assert stamp["requirements"] == [] and python.exists()
+    assert envs.describe(recipe)["ready"] and envs.python_of(recipe, create_missing=False) == python
+    # an interpreter named by the user (here: the running one) is taken as is
+    monkeypatch.setenv("QCE_PYTHON_DEMO", envs.running_python())
+    assert envs.find_python(recipe) == envs.running_python()
+    monkeypatch.setenv("QCE_PYTHON_DEMO", str(tmp_path / "nothing"))
+    with pytest.raises(FileNotFoundError, match="does not run"):
+        envs.find_python(recipe)
+    envs.remove(recipe)
+    assert not envs.describe(recipe)["ready"]

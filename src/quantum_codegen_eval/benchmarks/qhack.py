@@ -46,6 +46,8 @@ class QHackChallenge:
     template_file: str = ""
     points_source: str = ""
     time_limit_source: str = ""
+    contest_time_limit: float | None = None
+    weak_check: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod

@@ -55,7 +55,8 @@ def _qce_main():
         frames = [[f.filename, f.lineno, f.name] for f in traceback.extract_tb(exc.__traceback__)]
         return {"phase": phase, "type": type(exc).__name__, "module": type(exc).__module__,
                 "message": str(exc)[:4000], "frames": frames[-40:],
-                "traceback": "".join(traceback.format_exception(exc))[-8000:]}
+                "traceback": "".join(traceback.format_exception(
+                    type(exc), exc, exc.__traceback__))[-8000:]}
 
     def save():
         result["nonce"] = nonce
@@ -402,7 +403,7 @@ class QHackJudge:
             return None
         name = _get(problem, "era_env")
         if name not in self._pythons:
-            from ..execution import eras
+            from ..benchmarks import qhack_envs as eras
 
             self._pythons[name] = str(eras.env_python(name, create=True))
         return self._pythons[name]
