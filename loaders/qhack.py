@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from quantum_codegen_eval.dataset_cards import card_body, yaml_header
-from quantum_codegen_eval.judges.qhack_template import parse as _parse
-from quantum_codegen_eval.judges.qhack_template import solution_names, split_template
+from quantum_codegen_eval.formats.qhack_template import parse as _parse
+from quantum_codegen_eval.formats.qhack_template import solution_names, split_template
 
 YEARS = ("2022", "2023", "2024")
 CONFIGS = ("all", *YEARS)

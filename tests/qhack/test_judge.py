@@ -64,12 +64,12 @@ def test_redefining_check_does_not_pass(judge, tutorial_1, sandbox):
 
 
 def test_patching_the_comparison_does_not_pass(judge, tutorial_1, sandbox):
-    # the in-sandbox check() is fooled, the parent's re-comparison is not
-    cheat = ("from pennylane import numpy as np\nnp.allclose = lambda *a, **k: True\n\n"
-             "def add_numbers(x, y):\n    return 7\n")
+    # patched at run time inside the program: check() runs in the trusted job, unpatched
+    cheat = ("from pennylane import numpy as np\n\n"
+             "def add_numbers(x, y):\n    np.allclose = lambda *a, **k: True\n    return 7\n")
     v = judge_one(judge, tutorial_1, cheat, sandbox)
-    assert v.status == "WA" and v.tests_passed == 0
-    assert "trusted re-check" in v.tests[0].message
+    assert v.status == "WA" and v.tests_passed == 0 and v.details["check_trust"] == "data"
+    assert "isn't quite right" in v.tests[0].message
 
 
 def test_format_errors(judge, tutorial_1):
@@ -100,7 +100,7 @@ def test_api_misuse(judge, qhack_problems, sandbox):
 
 
 def test_timeout(tutorial_1, sandbox):
-    slow = qhack.make_judge(env="era", time_limit_scale=0.01, startup_allowance=3.0)
+    slow = qhack.make_judge(env="era", time_scale=0.01, startup_allowance=3.0)
     code = "def add_numbers(x, y):\n    while True:\n        pass\n"
     v = judge_one(slow, tutorial_1, code, sandbox)
     assert v.status == "TLE" and v.error_class == "timeout"
@@ -150,5 +150,5 @@ def test_forged_result_file_is_rejected(judge, qhack_problems, sandbox):
             "        json.dump({'output': 'x', 'check': {'passed': True}}, fh)\n"
             "    os._exit(0)\n")
     v = judge_one(judge, rec, code, sandbox)
-    assert v.status == "RE" and v.tests_passed == 0, v.message
-    assert "not written by the judge" in v.tests[0].message
+    assert v.status == "WA" and v.tests_passed == 0, v.message
+    assert "malformed output" in v.tests[0].message

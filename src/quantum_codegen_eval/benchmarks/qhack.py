@@ -86,7 +86,8 @@ def get_problem(problem_id: str, *, data_dir: Any = None) -> QHackChallenge:
 
 
 def make_judge(env: str = "era", **options: Any):
-    """The QHack judge (``env``: ``"era"`` or ``"current"``; see judges/qhack.py)."""
+    """The QHack judge (``env``: ``"era"`` or ``"current"``; options: ``time_scale`` multiplies
+    every time limit, ``python``, ``memory_mb``, ``shims``; see judges/qhack/judge.py)."""
     from ..judges.qhack import QHackJudge
 
     return QHackJudge(env=env, **options)
