@@ -152,3 +152,32 @@ def test_forged_result_file_is_rejected(judge, qhack_problems, sandbox):
     v = judge_one(judge, rec, code, sandbox)
     assert v.status == "WA" and v.tests_passed == 0, v.message
     assert "malformed output" in v.tests[0].message
+
+
+# Bernstein-Vazirani with the template's noisy Hadamards around its oracle (written for this test)
+TIMBITS_SOLUTION = '''
+@qml.qnode(dev)
+def noisy_BernsteinVazirani(lmbda):
+    for wire in range(5):
+        noisy_Hadamard(lmbda, wire)
+    qml.QubitUnitary(oracle_matrix, wires=range(5))
+    for wire in range(5):
+        noisy_Hadamard(lmbda, wire)
+    return [qml.expval(qml.PauliZ(i)) for i in range(5)]
+'''
+
+
+def test_repeating_the_given_code_changes_nothing(judge, qhack_problems, sandbox):
+    # the completion repeats the template's given code (read from the record, not copied here):
+    # its `oracle_matrix = np.eye(2**5)` must not replace the oracle the given loop filled in
+    rec = qhack_problems["2023/a_tale_of_timbits_100"]
+    given = "\n".join(c["code"] for c in rec.chunks if c["kind"] in ("import", "given"))
+    assert "oracle_matrix = np.eye" in given
+    whole = "\n".join(TIMBITS_SOLUTION if c["kind"] == "editable" else c["code"]
+                      for c in rec.chunks)
+    for completion in (TIMBITS_SOLUTION, given + "\n" + TIMBITS_SOLUTION, whole):
+        v = judge_one(judge, rec, f"```python\n{completion}\n```", sandbox)
+        assert (v.status, v.tests_passed) == ("AC", 2), (v.message, completion[:300])
+    wrong = TIMBITS_SOLUTION.replace("oracle_matrix", "np.eye(2**5)")
+    v = judge_one(judge, rec, given + "\n" + wrong, sandbox)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
