@@ -229,7 +229,50 @@ def test_script_2022_printing_past_the_capture(verdict, qhack_problems):
 # ---------------------------------------------------------------- live checks are flagged
 
 def test_live_check_verdicts_carry_the_flag(verdict):
-    code = ("import pennylane as qml\n\ndef circuit():\n    qml.Hadamard(wires=0)\n"
-            "    return qml.probs(wires=[0, 1, 2])\n")
+    code = "import pennylane as qml\n\ndef U():\n    qml.Identity(wires=0)\n"
+    v = verdict("2024/three_shipping_companies", code)
+    assert (v.status, v.details["check_trust"]) == ("WA", "live"), v.message
+
+
+# ---------------------------------------------------------------- circuit checks (re-simulated)
+
+def test_reading_the_oracle_internals_gets_nothing(verdict):
+    # upstream hands the solution the real oracle object: its decomposition reveals the answer.
+    # The judge hands a placeholder and substitutes the real oracles in the trusted job.
+    code = '''
+import pennylane as qml
+
+def circuit(oracle):
+    op = oracle(wires=[0, 1, 2])
+    try:
+        parts = op.decomposition()
+        signs = {}
+        for p in parts:
+            if "GlobalPhase" in p.name:
+                signs[tuple(p.control_values)] = True
+        if bool(signs.get((False, False))) != bool(signs.get((True, True))):
+            qml.PauliX(wires=2)
+    except Exception:
+        pass
+'''
+    v = verdict("2024/ruins_oasis", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert v.details["check_trust"] == "circuit" and "Wrong answer" in v.message
+
+
+def test_forbidden_gate_hidden_from_an_in_process_check(verdict):
+    # CNOTs are not allowed; the program makes an in-process check see Hadamards only
+    code = '''
+import pennylane as qml
+
+@qml.qnode(dev)
+def circuit():
+    qml.CNOT.name = "Hadamard"
+    qml.Hadamard(wires=0)
+    for w in range(1, 5):
+        qml.CNOT(wires=[0, w])
+    return qml.probs(wires=range(5))
+'''
     v = verdict("2024/mathematicians_at_resort", code)
-    assert v.details["check_trust"] == "live" and v.status != "AC"
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert "Hadamard: wrong wire count" in v.message  # rebuilt from what it claims, not run

@@ -5,6 +5,9 @@
 ``data``  the verdict depends on data only: 2022's printed answer compared in the judge, or the
           official ``check(output, expected)`` run in a trusted job (era interpreter, its source
           the harness's imports and ``check()`` only) on the output the program returned.
+``circuit``  the official ``check()`` needs live objects, and the judge has its own trusted check
+          over the circuit the program emits (:mod:`.circuits`): rebuilt and simulated in the
+          trusted job, with the harness's real oracles.
 ``live``  the official ``check()`` calls the solution's functions or inspects its circuits (live
           objects), so it runs inside the program's process, with the program's own output in
           place of the expected one; any output-vs-expected comparison it makes is repeated in
@@ -27,7 +30,7 @@ from typing import Any
 from ...formats.qhack_template import parse as _parse
 from .program import bound_names, chunks_of, get
 
-DATA, LIVE = "data", "live"
+DATA, CIRCUIT, LIVE = "data", "circuit", "live"
 
 #: For ``live`` challenges whose official check also compares the output with the expected one:
 #: that comparison, run in the trusted job (the live part runs in the program's process).
@@ -80,7 +83,11 @@ def imported_names(problem: Any) -> set[str]:
 
 
 def check_trust(problem: Any) -> str:
-    """``data`` or ``live`` (see the module docstring)."""
+    """``data``, ``circuit`` or ``live`` (see the module docstring)."""
+    from .circuits import CIRCUIT_CHECKS
+
+    if get(problem, "id") in CIRCUIT_CHECKS:
+        return CIRCUIT
     if get(problem, "format") == "script":
         return DATA
     src = check_source(problem)

@@ -27,7 +27,7 @@ from typing import Any
 
 from ...verdict import TestResult, Verdict
 from ..base import judge_error
-from . import checks, payload
+from . import checks, circuits, payload
 from .checks import TRUSTED_PART_IMPORTS, _last_line, check_trust, compare_script
 from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
 from .runner import (
@@ -136,12 +136,16 @@ class QHackJudge:
         driver = get(problem, "driver")
         if rewrite is not None and fmt == "script":
             driver = rewrite(driver)
-        live = check_trust(problem) == checks.LIVE and bool(get(problem, "tests"))
+        trust = check_trust(problem)
+        live = trust == checks.LIVE and bool(get(problem, "tests"))
+        emit = None
+        if trust == checks.CIRCUIT:
+            emit = circuits.EMIT_COMMON + "\n\n" + circuits.CIRCUIT_CHECKS[get(problem, "id")].emit
         limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
         jobs = []
         for t in self._tests(problem):
             spec = {"parts": parts, "format": fmt, "driver": driver, "input": t["input"],
-                    "live_check": live}
+                    "live_check": live, "emit": emit}
             jobs.append(Job(source, id=f"{get(problem, 'id')}::{t['name']}",
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
                             python=python, preload=PRELOAD, limits=limits))
@@ -152,7 +156,14 @@ class QHackJudge:
         if get(problem, "format") == "script" or not get(problem, "tests"):
             return None
         fix = self._rewrite() or (lambda s: s)
-        if check_trust(problem) == checks.DATA:
+        trust = check_trust(problem)
+        if trust == checks.CIRCUIT:
+            cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
+            chunks = chunks_of(problem)
+            harness = [c.text for c in chunks if c.kind == "import"]
+            harness += [c.text for c in chunks if c.kind == "given" and c.name in cc.given]
+            return "\n".join(fix(h) for h in harness), circuits.CHECK_COMMON + "\n" + cc.check
+        if trust == checks.DATA:
             chunks = chunks_of(problem)
             imports = "\n".join(fix(c.text) for c in chunks if c.kind == "import")
             if self._rewrite() is not None:

@@ -4,7 +4,8 @@
   runs one public test (``run(input)``, or 2022's driver with the input as stdin) and writes the
   raw output as tagged JSON (:mod:`.payload`) to :data:`RESULT_FILE`. For a ``live`` challenge it
   also runs the official ``check()`` there, with the program's own output in place of the expected
-  one. It never sees an expected output.
+  one; for a ``circuit`` challenge it emits the solution's circuit as its output instead
+  (:mod:`.circuits`). It never sees an expected output.
 * :func:`trusted_source`: the trusted job (``Job.trusted``; same era interpreter). Its source is
   the payload decoder, the harness's imports and a ``check()`` (the official one, or the judge's
   trusted part of it); it reads the outputs and expected values from :data:`CHECK_FILE` and writes
@@ -73,6 +74,14 @@ def _qce_main():
     except BaseException as exc:
         result["error"] = err("run", exc)
         return save()
+    if spec.get("emit"):  # a circuit check: the data is the circuit the solution builds
+        try:
+            ns = {"__name__": "qce_emit"}
+            exec(compile(spec["emit"], "<qhack-emit>", "exec"), ns)
+            out = ns["emit"](g)
+        except BaseException as exc:
+            result["error"] = err("check", exc)
+            return save()
     try:
         result["output"] = _encode(out)
     except _PayloadError as exc:
