@@ -29,6 +29,7 @@ from typing import Any
 from quantum_codegen_eval.dataset_cards import card_body, yaml_header
 from quantum_codegen_eval.formats.qhack_template import parse as _parse
 from quantum_codegen_eval.formats.qhack_template import solution_names, split_template
+from quantum_codegen_eval.judges.qhack.checks import check_trust
 
 YEARS = ("2022", "2023", "2024")
 CONFIGS = ("all", *YEARS)
@@ -50,7 +51,7 @@ FEATURES: dict[str, Any] = {
     "solution_functions": ["string"],
     "tests": [{"name": "string", "input": "string", "expected": "string"}],
     "tolerance": "string", "compare": "string", "time_limit": "float64",
-    "time_limit_source": "string", "format": "string", "pennylane_version": "string",
+    "time_limit_source": "string", "check_trust": "string", "format": "string", "pennylane_version": "string",
     "era_env": "string", "upstream_repo": "string", "upstream_commit": "string",
     "upstream_path": "string", "template_file": "string",
 }
@@ -280,7 +281,7 @@ def _record(src: Path, row: _Row, repos: dict, themes: dict) -> dict[str, Any]:
     harness = "\n\n".join(c.text.rstrip() for c in chunks
                           if c.kind in ("import", "given", "run", "check")) + "\n"
     driver = "\n\n".join(c.text.rstrip() for c in chunks if c.kind == "driver") + "\n"
-    return {
+    record = {
         "id": cid, "year": int(row.year), "name": row.id, "title": title, "category": category,
         "points": points, "points_source": points_src, "statement": statement,
         "template": template, "harness": harness, "driver": driver,
@@ -292,6 +293,8 @@ def _record(src: Path, row: _Row, repos: dict, themes: dict) -> dict[str, Any]:
         "upstream_repo": repo, "upstream_commit": commit, "upstream_path": row.path,
         "template_file": tfile.name,
     }
+    record["check_trust"] = check_trust(record)
+    return record
 
 
 def records(source: str | Path) -> list[dict[str, Any]]:
