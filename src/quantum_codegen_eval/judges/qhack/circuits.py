@@ -27,7 +27,7 @@ STANDARD = set(STANDARD_GATES)
 class QCEOracle(qml.operation.Operation):
     """The placeholder the judge hands to the solution instead of a real oracle."""
 
-    num_wires = qml.operation.AnyWires
+    num_wires = getattr(qml.operation, "AnyWires", None)  # None on PennyLane >= 0.39
     grad_method = None
     num_params = 0
 
