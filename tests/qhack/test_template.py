@@ -141,6 +141,8 @@ def test_validate_rejects_outputs_of_the_wrong_type_or_shape():
         assert validate(rec, bad, "[1, 2]" if bad != "NaN" else "3", ""), bad
     assert "not the string" in validate(rec, 3.0, "3", "")
     assert "not a JSON value" in validate(rec, "three", "3", "")
+    for depth in (900, 5000):  # a reason, never a RecursionError in the judge
+        assert validate(rec, "[" * depth + "1" + "]" * depth, "[1, 2]", "")
     custom = {**_problem(), "compare": ""}
     assert validate(custom, [], "3", "") is None  # only check() decides
 

@@ -205,6 +205,13 @@ def validated(problem: Any) -> bool:
 
 def validate(problem: Any, output: Any, expected: str, test_input: str) -> str | None:
     """Why ``output`` cannot be an answer (a wrong answer), or ``None``."""
+    try:
+        return _validate(problem, output, expected, test_input)
+    except RecursionError:
+        return "the output is too deeply nested"
+
+
+def _validate(problem: Any, output: Any, expected: str, test_input: str) -> str | None:
     rule = VALIDATORS.get(get(problem, "id"))
     if rule is not None:
         return rule(output, expected, test_input)

@@ -60,8 +60,10 @@ class _Pending:
     seconds: float | None
 
 
-def _shown(value: Any) -> str:
-    return value if isinstance(value, str) else repr(value)[:2000]
+def _shown(value: Any, limit: int = 10_000) -> str:
+    """The output as shown in a verdict (bounded)."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
 
 
 class QHackJudge:
