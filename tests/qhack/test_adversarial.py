@@ -165,6 +165,21 @@ def test_oversized_forged_result_file(verdict):
     assert "output too large" in _first_failure(v).message
 
 
+@pytest.mark.parametrize("record,status", [
+    ("{'error': {'phase': 'load', 'frames': [1, [2]], 'type': ['x'], 'message': None}}", "RE"),
+    ("{'error': 'boom'}", "RE"),
+    ("{'output': {'ndarray': {'dtype': 'float64', 'shape': [10**6, 10**6], 'data': ''}}}", "WA"),
+    ("{'output': {'ndarray': {'dtype': '|O', 'shape': [1], 'data': 'AA=='}}}", "WA"),
+    ("[1, 2, 3]", "RE"),
+])
+def test_malformed_result_records(verdict, record, status):
+    code = _add(f"import json, os\nwith open('qce_result.json', 'w') as fh:\n"
+                f"    json.dump({record}, fh)\nos._exit(0)")
+    v = verdict("2023/tutorial_1", code)
+    assert (v.status, v.tests_passed) == (status, 0), v.message
+    assert not v.details.get("judge_error")
+
+
 def test_exit_before_any_result(verdict):
     v = verdict("2023/tutorial_1", _add("import os\nos._exit(0)"))
     assert (v.status, v.tests_passed) == ("RE", 0), v.message

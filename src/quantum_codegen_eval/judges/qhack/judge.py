@@ -60,6 +60,23 @@ class _Pending:
     seconds: float | None
 
 
+def _clean_error(raw: Any) -> dict[str, Any]:
+    """The runner's error record with the types the judge relies on (it crossed from the
+    program's process: anything else is dropped)."""
+    raw = raw if isinstance(raw, dict) else {}
+
+    def text(key: str, limit: int) -> str:
+        value = raw.get(key)
+        return value[-limit:] if isinstance(value, str) else ""
+
+    frames = raw.get("frames") if isinstance(raw.get("frames"), list) else []
+    frames = [[str(f[0]), f[1] if type(f[1]) is int else 0, str(f[2])] for f in frames[-40:]
+              if isinstance(f, list) and len(f) == 3 and isinstance(f[0], str)]
+    return {"phase": text("phase", 20), "type": text("type", 200) or "Error",
+            "module": text("module", 200), "message": text("message", 4000),
+            "frames": frames, "traceback": text("traceback", 8000)}
+
+
 def _shown(value: Any, limit: int = 10_000) -> str:
     """The output as shown in a verdict (bounded)."""
     text = value if isinstance(value, str) else repr(value)
@@ -225,13 +242,11 @@ class QHackJudge:
                    "frames": []}
             return result("RE", err["message"]), err
         if "error" in res:
-            err = res["error"] if isinstance(res["error"], dict) else {"message": "?"}
+            err = _clean_error(res["error"])
             where = {"load": "while loading", "run": "in run()", "check": "in check()",
                      "driver": "in the driver"}.get(err.get("phase"), "")
             msg = f"{err.get('type')} {where}: {err.get('message', '')}".strip()[:4000]
-            frames = err.get("frames") if isinstance(err.get("frames"), list) else []
-            if err.get("phase") == "check" and not any(
-                    isinstance(f, list) and f and f[0] == SOLUTION_FILE for f in frames):
+            if err["phase"] == "check" and not any(f[0] == SOLUTION_FILE for f in err["frames"]):
                 return result("WA", "check() rejected the output: " + msg), None
             return result("RE", msg), err
         if get(problem, "format") == "script":
