@@ -244,9 +244,21 @@ def test_script_2022_printing_past_the_capture(verdict, qhack_problems):
 # ---------------------------------------------------------------- live checks are flagged
 
 def test_live_check_verdicts_carry_the_flag(verdict):
-    code = "import pennylane as qml\n\ndef U():\n    qml.Identity(wires=0)\n"
-    v = verdict("2024/three_shipping_companies", code)
+    code = "import pennylane as qml\n\ndef is_safe_configuration(oracle):\n    pass\n"
+    v = verdict("2024/fireworks_qutropolis", code)
     assert (v.status, v.details["check_trust"]) == ("WA", "live"), v.message
+
+
+@pytest.mark.parametrize("body,why", [
+    ("qml.Identity(wires=0)", "Wrong answer"),  # the official check, on the replayed circuit
+    ("qml.QubitUnitary(np.eye(2), wires=0)", "U() uses QubitUnitary"),
+    ("qml.RX(0.1, wires=0)\n    qml.RX.name = 'Hadamard'", "Hadamard: bad parameters"),
+])
+def test_replayed_circuit_under_the_official_check(verdict, body, why):
+    code = f"import numpy as np\nimport pennylane as qml\n\ndef U():\n    {body}\n"
+    v = verdict("2024/three_shipping_companies", code)
+    assert (v.status, v.details["check_trust"]) == ("WA", "circuit"), v.message
+    assert why in v.message
 
 
 # ---------------------------------------------------------------- circuit checks (re-simulated)

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 #: emitted operations are expanded until every one is in this set (or the oracle placeholder)
 STANDARD_GATES = ("Identity", "Hadamard", "PauliX", "PauliY", "PauliZ", "S", "T", "SX", "CNOT",
                   "CZ", "CY", "SWAP", "Toffoli", "CSWAP", "RX", "RY", "RZ", "PhaseShift",
-                  "ControlledPhaseShift", "CRX", "CRY", "CRZ", "Rot")
+                  "ControlledPhaseShift", "CRX", "CRY", "CRZ", "Rot", "U1", "U2", "U3",
+                  "IsingXX", "IsingYY", "IsingZZ", "MultiRZ")
 
 EMIT_COMMON = f"STANDARD_GATES = {STANDARD_GATES!r}\n" + r'''
 import pennylane as qml
@@ -47,7 +48,7 @@ def tape_ops(fn, args=(), keep=None, limit=5000):
     for op in tape.operations:
         if len(ops) >= limit:
             raise ValueError(f"more than {limit} operations")
-        ops.append([str(op.name), [int(w) for w in op.wires.tolist()],
+        ops.append([str(op.name), [w if isinstance(w, str) else int(w) for w in op.wires.tolist()],
                     [float(p) for p in op.parameters]])
     return {"names": names, "ops": ops}
 '''
@@ -56,7 +57,8 @@ CHECK_COMMON = r'''
 import math
 
 PARAMS = {"RX": 1, "RY": 1, "RZ": 1, "PhaseShift": 1, "ControlledPhaseShift": 1, "CRX": 1,
-          "CRY": 1, "CRZ": 1, "Rot": 3}
+          "CRY": 1, "CRZ": 1, "Rot": 3, "U1": 1, "U2": 2, "U3": 3, "IsingXX": 1, "IsingYY": 1,
+          "IsingZZ": 1, "MultiRZ": 1}
 ORACLE = "QCEOracle"
 
 
@@ -71,7 +73,7 @@ def circuit_ops(data, allowed, wires, limit=5000):
         name, ws, ps = item
         assert name in allowed, f"operation {str(name)[:80]} is not allowed here"
         assert isinstance(ws, list) and ws and len(set(ws)) == len(ws) and all(
-            type(w) is int and w in wires for w in ws), f"{name}: bad wires {str(ws)[:80]}"
+            type(w) in (int, str) and w in wires for w in ws), f"{name}: bad wires {str(ws)[:80]}"
         assert isinstance(ps, list) and len(ps) == PARAMS.get(name, 0) and all(
             type(p) in (int, float) and math.isfinite(p) for p in ps), f"{name}: bad parameters"
         cls = None if name == ORACLE else getattr(qml, name)
@@ -90,6 +92,43 @@ def apply_ops(ops, oracle=None):
 '''
 
 
+#: ``check`` of a replay check: the official ``run()`` and ``check()`` (harness code) run in the
+#: trusted job, the solution's argument-less quantum functions replaced by stand-ins that replay
+#: the circuits the program emitted
+REPLAY_CHECK = r'''
+_official_check = check
+REPLAY_OPS = {}
+
+
+class AnyLabel:
+    """Wire labels a replayed circuit may use (the official check restricts them further)."""
+
+    def __contains__(self, w):
+        return (type(w) is int and 0 <= w < 64) or (type(w) is str and 0 < len(w) <= 20)
+
+
+def _stand_in(name):
+    def replay(*args, **kwargs):
+        assert not args and not kwargs, f"{name}() takes no arguments in this challenge"
+        apply_ops(REPLAY_OPS[name])
+
+    replay.__name__ = name
+    return replay
+
+
+def check(data, expected):
+    assert isinstance(data, dict) and set(data) == set(REPLAY), "no circuits emitted"
+    for name in REPLAY:
+        emitted = data[name]
+        assert isinstance(emitted, dict) and isinstance(emitted.get("names"), list)
+        for forbidden in FORBID:
+            assert forbidden not in emitted["names"], f"{name}() uses {forbidden}"
+        REPLAY_OPS[name] = circuit_ops(emitted, set(STANDARD), AnyLabel())
+        globals()[name] = _stand_in(name)
+    return _official_check(run(TEST_INPUT), expected)
+'''
+
+
 @dataclass(frozen=True)
 class CircuitCheck:
     """``emit``: source defining ``emit(g)`` (``g``: the program's globals) for the program's job;
@@ -100,6 +139,17 @@ class CircuitCheck:
     emit: str
     check: str
     given: tuple[str, ...] = ()
+    #: replay checks: the solution functions replayed; ``given`` is then all given code, and the
+    #: official run()/check() decide (names in ``forbid`` may not occur before expansion)
+    replay: tuple[str, ...] = ()
+    forbid: tuple[str, ...] = ()
+
+
+def replay_check(names: tuple[str, ...], forbid: tuple[str, ...] = ()) -> CircuitCheck:
+    emit = ("def emit(g):\n    return {name: tape_ops(g[name], (), STANDARD) for name in "
+            f"{names!r}}}\n")
+    head = f"REPLAY = {names!r}\nFORBID = {forbid!r}\n"
+    return CircuitCheck(emit=emit, check=head + REPLAY_CHECK, replay=names, forbid=forbid)
 
 
 CIRCUIT_CHECKS: dict[str, CircuitCheck] = {
@@ -142,6 +192,11 @@ def check(data, expected):
 
         assert np.isclose(rebuilt()[1], target), "Wrong answer!"
 ''', given=("oracle_maker",)),
+    # argument-less quantum functions: replayed under the official run()/check()
+    "2023/bending_bennets_laws_400": replay_check(("zenda_operator", "copier", "printer")),
+    "2023/bending_bennets_laws_500": replay_check(("zenda_operator", "reece_operator",
+                                                    "magic_operator")),
+    "2024/three_shipping_companies": replay_check(("U",), forbid=("QubitUnitary",)),
 }
 
 CHECK_COMMON = CHECK_COMMON + f"\nSTANDARD = set({STANDARD_GATES!r})\n"

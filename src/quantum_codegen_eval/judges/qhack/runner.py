@@ -109,6 +109,7 @@ def _qce_trusted_main():
         spec = json.load(fh)
     outcomes = []
     for t in spec["tests"]:
+        globals()["TEST_INPUT"] = t.get("input")
         try:
             out = decode(t["output"])
             msg = check(out, t["expected"])
