@@ -181,3 +181,17 @@ def test_repeating_the_given_code_changes_nothing(judge, qhack_problems, sandbox
     wrong = TIMBITS_SOLUTION.replace("oracle_matrix", "np.eye(2**5)")
     v = judge_one(judge, rec, given + "\n" + wrong, sandbox)
     assert (v.status, v.tests_passed) == ("WA", 0), v.message
+
+
+def test_no_expected_output_is_in_any_program(qhack_problems):
+    from quantum_codegen_eval.judges.qhack import program_parts
+
+    found = set()
+    for pid, rec in qhack_problems.items():
+        text = "".join(src for _, src in program_parts(rec, unfilled_solution(rec))) + rec.driver
+        for t in rec.tests:
+            want = t["expected"].strip()
+            if len(want) >= 6 and want != "No output" and want in text:
+                found.add((pid, t["name"]))
+    # a coincidence: the check itself calls or_circuit([0,0,0]), whose expected state is [0,0,0]
+    assert found == {("2024/to_view_or_not_to_view", "test 0")}
