@@ -119,9 +119,14 @@ def test_script_format_2022(judge, qhack_problems, sandbox):
     assert v.status == "WA" and v.tests[0].expected == "balanced"
 
 
-def test_current_mode_runs_on_todays_pennylane(tutorial_1, sandbox):
-    v = judge_one(qhack.make_judge(env="current"), tutorial_1, ADD_OK, sandbox)
+def test_current_mode_runs_on_todays_pennylane(tutorial_1, qhack_problems, sandbox):
+    current = qhack.make_judge(env="current")
+    v = judge_one(current, tutorial_1, ADD_OK, sandbox)
     assert v.status == "AC" and v.details["env"] == "current"
+    # a replayed circuit under the official (shimmed: `.tape`) check in the trusted job
+    empty = "import pennylane as qml\n\ndef U():\n    qml.Identity(wires=0)\n"
+    v = judge_one(current, qhack_problems["2024/three_shipping_companies"], empty, sandbox)
+    assert (v.status, v.details["check_trust"]) == ("WA", "circuit") and "Wrong answer" in v.message
     with pytest.raises(ValueError, match="era"):
         qhack.make_judge(env="2019")
 

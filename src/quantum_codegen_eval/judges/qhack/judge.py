@@ -175,6 +175,11 @@ class QHackJudge:
         if get(problem, "format") == "script" or not get(problem, "tests"):
             return None
         fix = self._rewrite() or (lambda s: s)
+        prelude = ""
+        if self._rewrite() is not None:  # the rewritten harness calls the shims' helpers
+            from .shims import SHIM_PRELUDE
+
+            prelude = SHIM_PRELUDE + "\n"
         trust = check_trust(problem)
         if trust == checks.CIRCUIT:
             cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
@@ -183,15 +188,12 @@ class QHackJudge:
             if cc.replay:  # all given code, the official run() and check(), then the replay
                 harness += [c.text for c in chunks if c.kind in ("given", "run", "check")]
             harness += [c.text for c in chunks if c.kind == "given" and c.name in cc.given]
-            return "\n".join(fix(h) for h in harness), circuits.CHECK_COMMON + "\n" + cc.check
+            return (prelude + "\n".join(fix(h) for h in harness),
+                    circuits.CHECK_COMMON + "\n" + cc.check)
         if trust == checks.DATA:
             chunks = chunks_of(problem)
             imports = "\n".join(fix(c.text) for c in chunks if c.kind == "import")
-            if self._rewrite() is not None:
-                from .shims import SHIM_PRELUDE
-
-                imports = SHIM_PRELUDE + "\n" + imports
-            return imports, fix(checks.check_source(problem))
+            return prelude + imports, fix(checks.check_source(problem))
         part = checks.TRUSTED_PARTS.get(get(problem, "id"))
         if part is None and get(problem, "compare", ""):
             part = compare_check(json.loads(get(problem, "compare")))
