@@ -27,6 +27,7 @@ WRONG_FAILS: dict[str, tuple[int, ...]] = {
     "2022/pennylane101_300_superdense_coding_template": (0, 1),
     "2022/qchem_100_IsParticlePreserving_template": (1,),
     "2023/bending_bennets_laws_100": (0, 1, 2, 3),
+    "2023/bending_bennets_laws_200": (0, 1),
     "2023/bending_bennets_laws_400": (0, 1, 2, 3),
     "2023/bending_bennets_laws_500": (0, 1),
     "2023/fall_of_sqynet_200": (0, 2),

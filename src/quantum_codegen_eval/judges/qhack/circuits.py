@@ -96,6 +96,8 @@ def apply_ops(ops, oracle=None):
 #: trusted job, the solution's argument-less quantum functions replaced by stand-ins that replay
 #: the circuits the program emitted
 REPLAY_CHECK = r'''
+import json as _json
+
 _official_check = check
 REPLAY_OPS = {}
 
@@ -107,10 +109,15 @@ class AnyLabel:
         return (type(w) is int and 0 <= w < 64) or (type(w) is str and 0 < len(w) <= 20)
 
 
+def call_key(args, kwargs):
+    return _json.dumps([list(args), kwargs], sort_keys=True, default=repr)
+
+
 def _stand_in(name):
     def replay(*args, **kwargs):
-        assert not args and not kwargs, f"{name}() takes no arguments in this challenge"
-        apply_ops(REPLAY_OPS[name])
+        key = call_key(args, kwargs)
+        assert key in REPLAY_OPS[name], f"{name}{key[:80]}: a call the program did not emit"
+        apply_ops(REPLAY_OPS[name][key])
 
     replay.__name__ = name
     return replay
@@ -118,12 +125,16 @@ def _stand_in(name):
 
 def check(data, expected):
     assert isinstance(data, dict) and set(data) == set(REPLAY), "no circuits emitted"
-    for name in REPLAY:
+    for name, calls in REPLAY.items():
         emitted = data[name]
-        assert isinstance(emitted, dict) and isinstance(emitted.get("names"), list)
-        for forbidden in FORBID:
-            assert forbidden not in emitted["names"], f"{name}() uses {forbidden}"
-        REPLAY_OPS[name] = circuit_ops(emitted, set(STANDARD), AnyLabel())
+        assert isinstance(emitted, list) and len(emitted) == len(calls), f"{name}: no circuits"
+        REPLAY_OPS[name] = {}
+        for (args, kwargs), circuit in zip(calls, emitted):
+            assert isinstance(circuit, dict) and isinstance(circuit.get("names"), list)
+            for forbidden in FORBID:
+                assert forbidden not in circuit["names"], f"{name}() uses {forbidden}"
+            REPLAY_OPS[name][call_key(args, kwargs)] = circuit_ops(circuit, set(STANDARD),
+                                                                   AnyLabel())
         globals()[name] = _stand_in(name)
     return _official_check(run(TEST_INPUT), expected)
 '''
@@ -145,11 +156,17 @@ class CircuitCheck:
     forbid: tuple[str, ...] = ()
 
 
-def replay_check(names: tuple[str, ...], forbid: tuple[str, ...] = ()) -> CircuitCheck:
-    emit = ("def emit(g):\n    return {name: tape_ops(g[name], (), STANDARD) for name in "
-            f"{names!r}}}\n")
-    head = f"REPLAY = {names!r}\nFORBID = {forbid!r}\n"
-    return CircuitCheck(emit=emit, check=head + REPLAY_CHECK, replay=names, forbid=forbid)
+def replay_check(calls: dict[str, list[tuple]], forbid: tuple[str, ...] = ()) -> CircuitCheck:
+    """A replay check. ``calls``: for each solution function, the positional argument tuples the
+    harness calls it with (``[()]`` for an argument-less function); one circuit is emitted per
+    call, and a call the harness makes that was not emitted is a wrong answer."""
+    spec = {name: [[list(args), {}] for args in arg_list] for name, arg_list in calls.items()}
+    emit = ("def emit(g):\n"
+            f"    calls = {spec!r}\n"
+            "    return {name: [tape_ops(g[name], tuple(args), STANDARD) for args, _ in todo]\n"
+            "            for name, todo in calls.items()}\n")
+    head = f"REPLAY = {spec!r}\nFORBID = {forbid!r}\n"
+    return CircuitCheck(emit=emit, check=head + REPLAY_CHECK, replay=tuple(calls), forbid=forbid)
 
 
 CIRCUIT_CHECKS: dict[str, CircuitCheck] = {
@@ -192,11 +209,15 @@ def check(data, expected):
 
         assert np.isclose(rebuilt()[1], target), "Wrong answer!"
 ''', given=("oracle_maker",)),
-    # argument-less quantum functions: replayed under the official run()/check()
-    "2023/bending_bennets_laws_400": replay_check(("zenda_operator", "copier", "printer")),
-    "2023/bending_bennets_laws_500": replay_check(("zenda_operator", "reece_operator",
-                                                    "magic_operator")),
-    "2024/three_shipping_companies": replay_check(("U",), forbid=("QubitUnitary",)),
+    # quantum functions called with known arguments: replayed under the official run()/check()
+    "2023/bending_bennets_laws_200": replay_check({
+        "encode": [(i, j, k) for i in range(2) for j in range(2) for k in range(2)],
+        "decode": [()]}),
+    "2023/bending_bennets_laws_400": replay_check({"zenda_operator": [()], "copier": [()],
+                                                   "printer": [()]}),
+    "2023/bending_bennets_laws_500": replay_check({"zenda_operator": [()], "reece_operator": [()],
+                                                   "magic_operator": [()]}),
+    "2024/three_shipping_companies": replay_check({"U": [()]}, forbid=("QubitUnitary",)),
 }
 
 CHECK_COMMON = CHECK_COMMON + f"\nSTANDARD = set({STANDARD_GATES!r})\n"

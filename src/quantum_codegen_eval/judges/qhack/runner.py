@@ -107,12 +107,14 @@ def _qce_trusted_main():
     import json, traceback
     with open("qce_check.json") as fh:
         spec = json.load(fh)
+    ns = {"__name__": "__main__"}
+    exec(compile(_QCE_HARNESS, "<qhack-trusted-check>", "exec"), ns)
     outcomes = []
     for t in spec["tests"]:
-        globals()["TEST_INPUT"] = t.get("input")
+        ns["TEST_INPUT"] = t.get("input")
         try:
             out = decode(t["output"])
-            msg = check(out, t["expected"])
+            msg = ns["check"](out, t["expected"])
             outcomes.append({"passed": not msg, "message": "" if not msg else str(msg)[:2000]})
         except AssertionError as exc:
             outcomes.append({"passed": False, "message": str(exc)[:2000] or "check() failed"})
@@ -135,8 +137,10 @@ def program_source() -> str:
 
 def trusted_source(imports: str, check: str) -> str:
     """The trusted job's source: decoder, ``imports`` and ``check`` (judge-chosen text only)."""
-    return (PAYLOAD_SOURCE + "\n\n" + imports.rstrip() + "\n\n\n" + check.rstrip() + "\n\n"
-            + _TRUSTED_MAIN)
+    # the harness and check get their own namespace: their names (a solution stand-in called
+    # `decode`, say) never shadow the decoder's
+    harness = imports.rstrip() + "\n\n\n" + check.rstrip() + "\n"
+    return (PAYLOAD_SOURCE + f"\n\n_QCE_HARNESS = {harness!r}\n" + _TRUSTED_MAIN)
 
 
 def compare_check(rule: dict) -> str:
