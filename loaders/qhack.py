@@ -34,8 +34,9 @@ from typing import Any
 
 from quantum_codegen_eval import upstream
 from quantum_codegen_eval.dataset_cards import card_body, yaml_header
-from quantum_codegen_eval.judges.qhack_template import parse as _parse
-from quantum_codegen_eval.judges.qhack_template import solution_names, split_template
+from quantum_codegen_eval.formats.qhack_template import parse as _parse
+from quantum_codegen_eval.formats.qhack_template import solution_names, split_template
+from quantum_codegen_eval.judges.qhack.checks import check_trust
 
 YEARS = ("2022", "2023", "2024")
 CONFIGS = ("all", *YEARS)
@@ -59,7 +60,7 @@ FEATURES: dict[str, Any] = {
     "solution_functions": ["string"],
     "tests": [{"name": "string", "input": "string", "expected": "string"}],
     "tolerance": "string", "compare": "string", "time_limit": "float64",
-    "time_limit_source": "string", "contest_time_limit": "float64", "weak_check": "string", "format": "string", "pennylane_version": "string",
+    "time_limit_source": "string", "contest_time_limit": "float64", "weak_check": "string", "check_trust": "string", "format": "string", "pennylane_version": "string",
     "era_env": "string", "upstream_repo": "string", "upstream_commit": "string",
     "upstream_path": "string", "template_file": "string",
 }
@@ -285,7 +286,7 @@ def _record(tree: upstream.Tree, fact: dict[str, Any]) -> dict[str, Any]:
     harness = "\n\n".join(c.text.rstrip() for c in chunks
                           if c.kind in ("import", "given", "run", "check")) + "\n"
     driver = "\n\n".join(c.text.rstrip() for c in chunks if c.kind == "driver") + "\n"
-    return {
+    record = {
         "id": cid, "year": int(year), "name": name, "title": title,
         "category": fact["category"], "points": int(fact["points"]),
         "points_source": fact["points_source"], "statement": statement,
@@ -300,6 +301,8 @@ def _record(tree: upstream.Tree, fact: dict[str, Any]) -> dict[str, Any]:
         "era_env": f"qhack-{year}", "upstream_repo": f"https://github.com/{tree.repo.slug}",
         "upstream_commit": tree.commit, "upstream_path": base, "template_file": Path(tfile).name,
     }
+    record["check_trust"] = check_trust(record)
+    return record
 
 
 def records(source: Any = None, *, github_url: str | None = None,

@@ -64,12 +64,12 @@ def test_redefining_check_does_not_pass(judge, tutorial_1, sandbox):
 
 
 def test_patching_the_comparison_does_not_pass(judge, tutorial_1, sandbox):
-    # the in-sandbox check() is fooled, the parent's re-comparison is not
-    cheat = ("from pennylane import numpy as np\nnp.allclose = lambda *a, **k: True\n\n"
-             "def add_numbers(x, y):\n    return 7\n")
+    # patched at run time inside the program: check() runs in the trusted job, unpatched
+    cheat = ("from pennylane import numpy as np\n\n"
+             "def add_numbers(x, y):\n    np.allclose = lambda *a, **k: True\n    return 7\n")
     v = judge_one(judge, tutorial_1, cheat, sandbox)
-    assert v.status == "WA" and v.tests_passed == 0
-    assert "trusted re-check" in v.tests[0].message
+    assert v.status == "WA" and v.tests_passed == 0 and v.details["check_trust"] == "data"
+    assert "isn't quite right" in v.tests[0].message
 
 
 def test_format_errors(judge, tutorial_1):
@@ -100,7 +100,7 @@ def test_api_misuse(judge, qhack_problems, sandbox):
 
 
 def test_timeout(tutorial_1, sandbox):
-    slow = qhack.make_judge(env="era", time_limit_scale=0.01, startup_allowance=3.0)
+    slow = qhack.make_judge(env="era", time_scale=0.01, startup_allowance=3.0)
     code = "def add_numbers(x, y):\n    while True:\n        pass\n"
     v = judge_one(slow, tutorial_1, code, sandbox)
     assert v.status == "TLE" and v.error_class == "timeout"
@@ -119,9 +119,14 @@ def test_script_format_2022(judge, qhack_problems, sandbox):
     assert v.status == "WA" and v.tests[0].expected == "balanced"
 
 
-def test_current_mode_runs_on_todays_pennylane(tutorial_1, sandbox):
-    v = judge_one(qhack.make_judge(env="current"), tutorial_1, ADD_OK, sandbox)
+def test_current_mode_runs_on_todays_pennylane(tutorial_1, qhack_problems, sandbox):
+    current = qhack.make_judge(env="current")
+    v = judge_one(current, tutorial_1, ADD_OK, sandbox)
     assert v.status == "AC" and v.details["env"] == "current"
+    # a replayed circuit under the official (shimmed: `.tape`) check in the trusted job
+    empty = "import pennylane as qml\n\ndef U():\n    qml.Identity(wires=0)\n"
+    v = judge_one(current, qhack_problems["2024/three_shipping_companies"], empty, sandbox)
+    assert (v.status, v.details["check_trust"]) == ("WA", "circuit") and "Wrong answer" in v.message
     with pytest.raises(ValueError, match="era"):
         qhack.make_judge(env="2019")
 
@@ -150,5 +155,48 @@ def test_forged_result_file_is_rejected(judge, qhack_problems, sandbox):
             "        json.dump({'output': 'x', 'check': {'passed': True}}, fh)\n"
             "    os._exit(0)\n")
     v = judge_one(judge, rec, code, sandbox)
-    assert v.status == "RE" and v.tests_passed == 0, v.message
-    assert "not written by the judge" in v.tests[0].message
+    assert v.status == "WA" and v.tests_passed == 0, v.message
+    assert "malformed output" in v.tests[0].message
+
+
+# Bernstein-Vazirani with the template's noisy Hadamards around its oracle (written for this test)
+TIMBITS_SOLUTION = '''
+@qml.qnode(dev)
+def noisy_BernsteinVazirani(lmbda):
+    for wire in range(5):
+        noisy_Hadamard(lmbda, wire)
+    qml.QubitUnitary(oracle_matrix, wires=range(5))
+    for wire in range(5):
+        noisy_Hadamard(lmbda, wire)
+    return [qml.expval(qml.PauliZ(i)) for i in range(5)]
+'''
+
+
+def test_repeating_the_given_code_changes_nothing(judge, qhack_problems, sandbox):
+    # the completion repeats the template's given code (read from the record, not copied here):
+    # its `oracle_matrix = np.eye(2**5)` must not replace the oracle the given loop filled in
+    rec = qhack_problems["2023/a_tale_of_timbits_100"]
+    given = "\n".join(c["code"] for c in rec.chunks if c["kind"] in ("import", "given"))
+    assert "oracle_matrix = np.eye" in given
+    whole = "\n".join(TIMBITS_SOLUTION if c["kind"] == "editable" else c["code"]
+                      for c in rec.chunks)
+    for completion in (TIMBITS_SOLUTION, given + "\n" + TIMBITS_SOLUTION, whole):
+        v = judge_one(judge, rec, f"```python\n{completion}\n```", sandbox)
+        assert (v.status, v.tests_passed) == ("AC", 2), (v.message, completion[:300])
+    wrong = TIMBITS_SOLUTION.replace("oracle_matrix", "np.eye(2**5)")
+    v = judge_one(judge, rec, given + "\n" + wrong, sandbox)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+
+
+def test_no_expected_output_is_in_any_program(qhack_problems):
+    from quantum_codegen_eval.judges.qhack import program_parts
+
+    found = set()
+    for pid, rec in qhack_problems.items():
+        text = "".join(src for _, src in program_parts(rec, unfilled_solution(rec))) + rec.driver
+        for t in rec.tests:
+            want = t["expected"].strip()
+            if len(want) >= 6 and want != "No output" and want in text:
+                found.add((pid, t["name"]))
+    # a coincidence: the check itself calls or_circuit([0,0,0]), whose expected state is [0,0,0]
+    assert found == {("2024/to_view_or_not_to_view", "test 0")}

@@ -27,6 +27,9 @@ WRONG_FAILS: dict[str, tuple[int, ...]] = {
     "2022/pennylane101_300_superdense_coding_template": (0, 1),
     "2022/qchem_100_IsParticlePreserving_template": (1,),
     "2023/bending_bennets_laws_100": (0, 1, 2, 3),
+    "2023/bending_bennets_laws_200": (0, 1),
+    "2023/bending_bennets_laws_400": (0, 1, 2, 3),
+    "2023/bending_bennets_laws_500": (0, 1),
     "2023/fall_of_sqynet_200": (0, 2),
     "2023/tutorial_1": (0, 1),
     "2023/tutorial_2": (0, 1),
@@ -36,6 +39,8 @@ WRONG_FAILS: dict[str, tuple[int, ...]] = {
     "2024/chalet_random_gate": (0, 1),
     "2024/contextuality_dunes": (0, 1),
     "2024/hacking_for_upgrayde": (0, 1),
+    "2024/mathematicians_at_resort": (0,),
+    "2024/ruins_oasis": (0,),
     "2024/to_view_or_not_to_view": (1, 2),
     "2024/triple_H_hotel": (0, 1),
 }

@@ -5,19 +5,22 @@ The code snippets here are written for these tests (no upstream text)."""
 from __future__ import annotations
 
 import ast
+import json
 
 import pytest
 
+from quantum_codegen_eval.formats.qhack_template import split_template, stub
 from quantum_codegen_eval.judges.qhack import (
     FormatProblem,
-    compare_numeric,
+    check_trust,
     compare_script,
+    payload,
     prepare,
     program_parts,
     unfilled_solution,
+    validate,
 )
-from quantum_codegen_eval.judges.qhack_shims import SHIM_PRELUDE, rewrite_harness
-from quantum_codegen_eval.judges.qhack_template import split_template, stub
+from quantum_codegen_eval.judges.qhack.shims import SHIM_PRELUDE, rewrite_harness
 from quantum_codegen_eval.loaders.qhack import trusted_compare
 
 TEMPLATE = '''import json
@@ -130,12 +133,75 @@ def test_compare_script_rules():
     assert not compare_script(",".join(["1"] * 18 + ["-1"] * 2), ",".join(["1"] * 20), rule)[0]
 
 
-def test_compare_numeric_repeats_allclose():
-    rule = {"func": "allclose", "rtol": 1e-4, "atol": 1e-8}
-    assert compare_numeric("[1.0, 2.00001]", "[1, 2]", rule) == (True, "")
-    assert compare_numeric("[1.0, 2.1]", "[1, 2]", rule)[0] is False
-    assert compare_numeric("[1.0]", "[1, 2, 3]", rule)[0] is False
-    assert compare_numeric("not json", "[1]", rule) is None
+def test_validate_rejects_outputs_of_the_wrong_type_or_shape():
+    rec = {**_problem(), "compare": '{"func": "allclose", "rtol": 1e-4, "atol": 1e-8}'}
+    assert validate(rec, "[1.0, 2.00001]", "[1, 2]", "") is None
+    assert validate(rec, "3.0", "3", "") is None
+    for bad in ("[]", "[3]", "[[1, 2]]", "null", "\"3\"", "[1, [2]]", "NaN", "[1, Infinity]"):
+        assert validate(rec, bad, "[1, 2]" if bad != "NaN" else "3", ""), bad
+    assert "not the string" in validate(rec, 3.0, "3", "")
+    assert "not a JSON value" in validate(rec, "three", "3", "")
+    for depth in (900, 5000):  # a reason, never a RecursionError in the judge
+        assert validate(rec, "[" * depth + "1" + "]" * depth, "[1, 2]", "")
+    custom = {**_problem(), "compare": ""}
+    assert validate(custom, [], "3", "") is None  # only check() decides
+
+
+def test_payload_round_trip_and_bounds():
+    import numpy as np
+
+    value = [np.arange(6, dtype=np.int32).reshape(2, 3), (1.5 - 2j, float("nan")), {"a": None},
+             np.float32(0.25), True, "x"]
+    back = payload.decode(json.loads(json.dumps(payload.encode(value))))
+    assert back[0].dtype == np.int32 and back[0].shape == (2, 3) and back[0][1, 2] == 5
+    assert back[1][0] == 1.5 - 2j and np.isnan(back[1][1]) and back[2] == {"a": None}
+    assert back[3:] == [0.25, True, "x"]
+    assert isinstance(payload.decode(payload.encode(object())), payload.Opaque)
+    deep: list = []
+    for _ in range(100):
+        deep = [deep]
+    with pytest.raises(payload.PayloadError):
+        payload.encode(deep)
+    hostile = [{"ndarray": {"dtype": "float64", "shape": [10**6, 10**6], "data": ""}},
+               {"ndarray": {"dtype": "O", "shape": [1], "data": "AA=="}},
+               {"ndarray": {"dtype": "float64", "shape": [2], "data": "AAAA"}},
+               {"float": "1e999x"}, {"int": 1.5}, {"list": [1]}, {"x": 1, "y": 2}, [1], "s"]
+    for h in hostile:
+        with pytest.raises(payload.PayloadError):
+            payload.decode(h)
+
+
+def test_prepare_drops_rebinding_of_harness_names():
+    code = ("import numpy as np\nimport json, math\nfrom pennylane import *\n"
+            "np.allclose = lambda *a, **k: True\nqml.math.fidelity = None\n"
+            "helper = lambda x: 0\nx = setattr(json, 'loads', eval)\nhelper_ok = 2\n"
+            "class Patch:\n    json.loads = None\n"
+            "try:\n    json = None\nexcept Exception:\n    pass\n"
+            "def solve(a, b):\n    np.isclose = None\n    return a + b\n")
+    prep = prepare(_problem(), code)
+    src = prep.source
+    assert "import math" in src and "json" not in src.replace("np.isclose", "")
+    assert "allclose" not in src and "fidelity" not in src and "setattr" not in src
+    assert "helper =" not in src and "helper_ok = 2" in src and "Patch" not in src
+    assert "import *" not in src and "def solve" in src
+    assert {"import *", "attribute assignment", "helper", "eval", "json"} <= set(prep.dropped)
+
+
+def test_prepare_drops_repeated_given_code():
+    template = TEMPLATE.replace('dev = qml.device("default.qubit", wires=1)\n',
+                                'table = [0, 0]\nfor i in range(2):\n    table[i] = i + 1\n')
+    code = "table = [0, 0]\n\ndef solve(a, b):\n    return table[1] * (a + b)\n"
+    prep = prepare(_problem(template), code)
+    assert "table = [0, 0]" not in prep.source and prep.dropped == ["table"]
+
+
+def test_check_trust_data_or_live():
+    assert check_trust(_problem()) == "data"
+    live = TEMPLATE.replace("    solution_output = json.loads(solution_output)\n",
+                            "    assert solve(1, 1) == 2\n    solution_output = "
+                            "json.loads(solution_output)\n")
+    assert check_trust(_problem(live)) == "live"
+    assert check_trust({**_problem(), "format": "script"}) == "data"
 
 
 def test_trusted_compare_only_for_plain_checks():

@@ -48,6 +48,7 @@ class QHackChallenge:
     time_limit_source: str = ""
     contest_time_limit: float | None = None
     weak_check: str = ""
+    check_trust: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -91,7 +92,8 @@ def get_problem(problem_id: str, *, data_dir: Any = None) -> QHackChallenge:
 
 
 def make_judge(env: str = "era", **options: Any):
-    """The QHack judge (``env``: ``"era"`` or ``"current"``; see judges/qhack.py)."""
+    """The QHack judge (``env``: ``"era"`` or ``"current"``; options: ``time_scale`` multiplies
+    every time limit, ``python``, ``memory_mb``, ``shims``; see judges/qhack/judge.py)."""
     from ..judges.qhack import QHackJudge
 
     return QHackJudge(env=env, **options)

@@ -1,0 +1,1 @@
+"""File formats of benchmark material, shared by loaders and judges."""

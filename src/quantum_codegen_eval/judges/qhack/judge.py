@@ -1,0 +1,442 @@
+"""The QHack judge: a completion's solution parts inside the official harness, one sandbox job per
+public test producing data only, the verdict decided in a trusted job or in the judge.
+
+Protocol (docs/benchmarks/qhack.md states it for citation):
+
+1. Extract the code (fenced block, else the plain text). None: ``FORMAT`` (no code); does not
+   parse: ``FORMAT`` (syntax error); a required function missing: ``FORMAT``; a required function
+   that cannot take the template's positional arguments: ``FORMAT`` (template broken).
+2. Keep only the solution parts of the completion (:func:`.program.prepare`).
+3. Build the program from the record's template chunks in order, the solution in place of the
+   editable chunks; then the given definitions and the official ``run``/``check`` once more.
+4. Stage 1, untrusted: each public test is a sandbox job (era interpreter, the record's
+   ``time_limit`` in CPU seconds) that returns the raw output of ``run(input)`` as tagged JSON (or
+   2022's printed output). No expected output is in it. ``live`` challenges also run the official
+   ``check()`` there (:mod:`.checks`).
+5. The judge validates each output's type and shape against the expected one (else ``WA``);
+   2022 is compared here. Stage 2, trusted: one job per sample in the same era interpreter whose
+   source is the harness's imports and ``check()`` only runs ``check(output, expected)``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ...verdict import TestResult, Verdict
+from ..base import judge_error
+from . import checks, circuits, payload
+from .checks import TRUSTED_PART_IMPORTS, _last_line, check_trust, compare_script
+from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
+from .runner import (
+    CHECK_FILE,
+    CHECKED_FILE,
+    JOB_FILE,
+    RESULT_FILE,
+    compare_check,
+    program_source,
+    trusted_source,
+)
+
+#: CPU seconds added to each test's limit for the harness's own imports and set-up
+STARTUP_ALLOWANCE = 10.0
+#: the wall-clock limit is a backstop: this many times the CPU limit, plus start-up
+WALL_FACTOR, WALL_STARTUP = 3.0, 30.0
+#: CPU seconds of the trusted check job
+TRUSTED_CPU = 60.0
+#: largest result file read back (bytes); larger is a wrong answer (output too large)
+MAX_RESULT_BYTES = 48_000_000
+PRELOAD = ("numpy", "pennylane")
+
+
+@dataclass
+class _Pending:
+    """A test whose output passed validation and awaits the trusted check."""
+
+    output: Any  # the tagged JSON data
+    got: str
+    seconds: float | None
+
+
+def _clean_error(raw: Any) -> dict[str, Any]:
+    """The runner's error record with the types the judge relies on (it crossed from the
+    program's process: anything else is dropped)."""
+    raw = raw if isinstance(raw, dict) else {}
+
+    def text(key: str, limit: int) -> str:
+        value = raw.get(key)
+        return value[-limit:] if isinstance(value, str) else ""
+
+    frames = raw.get("frames") if isinstance(raw.get("frames"), list) else []
+    frames = [[str(f[0]), f[1] if type(f[1]) is int else 0, str(f[2])] for f in frames[-40:]
+              if isinstance(f, list) and len(f) == 3 and isinstance(f[0], str)]
+    return {"phase": text("phase", 20), "type": text("type", 200) or "Error",
+            "module": text("module", 200), "message": text("message", 4000),
+            "frames": frames, "traceback": text("traceback", 8000)}
+
+
+def _shown(value: Any, limit: int = 10_000) -> str:
+    """The output as shown in a verdict (bounded)."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+class QHackJudge:
+    """Judge for QHack completions (see the module docstring for the protocol).
+
+    ``env="era"`` runs in the challenge year's era environment (created on first use);
+    ``env="current"`` runs in this interpreter's PennyLane with the harness-only shims of
+    :mod:`.shims` (``shims=False`` leaves them out); ``python=`` forces an interpreter.
+    ``time_scale`` multiplies every record's time limit.
+    """
+
+    benchmark = "qhack"
+
+    def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
+                 startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,
+                 shims: bool = True):
+        if env not in ("era", "current"):
+            raise ValueError(f"QHack env must be 'era' or 'current', got {env!r}")
+        if not time_scale > 0:
+            raise ValueError(f"time_scale must be positive, got {time_scale!r}")
+        self.env = env
+        self.python = python
+        self.time_scale = float(time_scale)
+        self.startup_allowance = startup_allowance
+        self.memory_mb = memory_mb
+        self.shims = shims
+        self._pythons: dict[str, str | None] = {}
+
+    # -- planning
+    def interpreter(self, problem: Any) -> str | None:
+        if self.python is not None:
+            return self.python
+        if self.env == "current":
+            return None
+        name = get(problem, "era_env")
+        if name not in self._pythons:
+            from ...benchmarks import qhack_envs as eras
+
+            self._pythons[name] = str(eras.env_python(name, create=True))
+        return self._pythons[name]
+
+    def _rewrite(self):
+        if self.env != "current" or not self.shims:
+            return None
+        from .shims import rewrite_harness
+
+        return rewrite_harness
+
+    def limits(self, problem: Any) -> Any:
+        """Per-test limits: the record's CPU seconds (scaled) plus start-up; wall as backstop."""
+        from ...execution.types import Limits
+
+        cpu = float(get(problem, "time_limit")) * self.time_scale + self.startup_allowance
+        return Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
+                      memory_mb=self.memory_mb)
+
+    def _tests(self, problem: Any) -> list[dict[str, Any]]:
+        return list(get(problem, "tests")) or [{"name": "run only", "input": "",
+                                                "expected": None}]
+
+    def program_jobs(self, problem: Any, solution: str) -> list[Any]:
+        """One untrusted job per public test (a run-only job when the challenge has none)."""
+        from ...execution.types import Job
+
+        rewrite = self._rewrite()
+        parts = program_parts(problem, solution, rewrite=rewrite)
+        if rewrite is not None:
+            from .shims import SHIM_PRELUDE
+
+            parts.insert(0, ("<qhack-shims>", SHIM_PRELUDE))
+        fmt = get(problem, "format")
+        driver = get(problem, "driver")
+        if rewrite is not None and fmt == "script":
+            driver = rewrite(driver)
+        trust = check_trust(problem)
+        live = trust == checks.LIVE and bool(get(problem, "tests"))
+        emit = None
+        if trust == checks.CIRCUIT:
+            emit = circuits.EMIT_COMMON + "\n\n" + circuits.CIRCUIT_CHECKS[get(problem, "id")].emit
+        limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
+        jobs = []
+        for t in self._tests(problem):
+            spec = {"parts": parts, "format": fmt, "driver": driver, "input": t["input"],
+                    "live_check": live, "emit": emit}
+            jobs.append(Job(source, id=f"{get(problem, 'id')}::{t['name']}",
+                            files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
+                            python=python, preload=PRELOAD, limits=limits))
+        return jobs
+
+    def trusted_check(self, problem: Any) -> tuple[str, str] | None:
+        """(imports, check source) of the trusted stage, or ``None`` when it has nothing to do."""
+        if get(problem, "format") == "script" or not get(problem, "tests"):
+            return None
+        fix = self._rewrite() or (lambda s: s)
+        prelude = ""
+        if self._rewrite() is not None:  # the rewritten harness calls the shims' helpers
+            from .shims import SHIM_PRELUDE
+
+            prelude = SHIM_PRELUDE + "\n"
+        trust = check_trust(problem)
+        if trust == checks.CIRCUIT:
+            cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
+            chunks = chunks_of(problem)
+            harness = [c.text for c in chunks if c.kind == "import"]
+            if cc.replay:  # all given code, the official run() and check(), then the replay
+                harness += [c.text for c in chunks if c.kind in ("given", "run", "check")]
+            harness += [c.text for c in chunks if c.kind == "given" and c.name in cc.given]
+            return (prelude + "\n".join(fix(h) for h in harness),
+                    circuits.CHECK_COMMON + "\n" + cc.check)
+        if trust == checks.DATA:
+            chunks = chunks_of(problem)
+            imports = "\n".join(fix(c.text) for c in chunks if c.kind == "import")
+            return prelude + imports, fix(checks.check_source(problem))
+        part = checks.TRUSTED_PARTS.get(get(problem, "id"))
+        if part is None and get(problem, "compare", ""):
+            part = compare_check(json.loads(get(problem, "compare")))
+        return (TRUSTED_PART_IMPORTS, part) if part else None
+
+    def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
+        from ...codeblocks import extract_code
+
+        code = extract_code(completion or "", plain_ok=True)
+        if code is None or not code.strip():
+            return self._format(problem, "no_code", "no code found in the completion")
+        try:
+            prepared = prepare(problem, code)
+        except FormatProblem as exc:
+            return self._format(problem, exc.reason, str(exc))
+        return self.program_jobs(problem, prepared.source)
+
+    def _format(self, problem: Any, reason: str, message: str) -> Verdict:
+        return Verdict(benchmark="qhack", problem_id=get(problem, "id"), status="FORMAT",
+                       tests_total=max(1, len(get(problem, "tests"))), error_class="formatting",
+                       message=message, details={"format": reason, "env": self.env,
+                                                 "check_trust": check_trust(problem)})
+
+    # -- deciding
+    def _first(self, problem: Any, test: dict[str, Any], r: Any,
+               ) -> tuple[TestResult | _Pending, dict | None]:
+        """Stage 1 of one test: a final result, or the validated output for the trusted check."""
+        name, expected = test["name"], test["expected"]
+        seconds = getattr(r, "cpu_time", None) or getattr(r, "wall_time", None)
+
+        def result(status: str, message: str, got: Any = None) -> TestResult:
+            return TestResult(name, status == "AC", status, expected=expected, got=got,
+                              message=message, seconds=seconds)
+
+        if r.status == "timeout":
+            return result("TLE", "time limit exceeded"), None
+        if r.status == "memory":
+            return result("MLE", "memory limit exceeded"), None
+        raw = (r.files or {}).get(RESULT_FILE)
+        if raw is not None and len(raw) > MAX_RESULT_BYTES:
+            return result("WA", "output too large"), None
+        try:
+            res = json.loads(raw) if raw else None
+        except (ValueError, RecursionError):
+            res = None
+        if not isinstance(res, dict):
+            tail = (r.stderr or "")[-500:]
+            err = {"phase": "exit", "type": getattr(r.exception, "type", "") or r.status,
+                   "message": f"the program ended without a result ({r.status}). {tail}",
+                   "frames": []}
+            return result("RE", err["message"]), err
+        if "error" in res:
+            err = _clean_error(res["error"])
+            where = {"load": "while loading", "run": "in run()", "check": "in check()",
+                     "driver": "in the driver"}.get(err.get("phase"), "")
+            msg = f"{err.get('type')} {where}: {err.get('message', '')}".strip()[:4000]
+            if err["phase"] == "check" and not any(f[0] == SOLUTION_FILE for f in err["frames"]):
+                return result("WA", "check() rejected the output: " + msg), None
+            return result("RE", msg), err
+        if get(problem, "format") == "script":
+            stdout = res.get("stdout") if isinstance(res.get("stdout"), str) else ""
+            rule = json.loads(get(problem, "compare") or '{"func": "tokens", "rel": null}')
+            ok, why = compare_script(stdout, expected, rule)
+            return TestResult(name, ok, "AC" if ok else "WA", expected=expected.strip(),
+                              got=_last_line(stdout), message=why, seconds=seconds), None
+        if "output_error" in res or "output" not in res:
+            return result("WA", f"run() returned no usable output "
+                                f"({str(res.get('output_error', 'none'))[:200]})"), None
+        try:
+            output = payload.decode(res["output"])
+        except (payload.PayloadError, RecursionError, ValueError, TypeError):
+            return result("WA", "run() returned a malformed output"), None
+        got = _shown(output)
+        if expected is not None and check_trust(problem) != checks.CIRCUIT:
+            why = checks.validate(problem, output, expected, test["input"])
+            if why:
+                return result("WA", why, got), None
+        if expected is not None and check_trust(problem) == checks.LIVE:
+            # the official check() ran in the program's process (forgeable: flagged)
+            chk = res.get("check") if isinstance(res.get("check"), dict) else {}
+            if chk.get("passed") is not True:
+                why = str(chk.get("message") or "check() failed")[:2000]
+                return result("WA", why, got), None
+        if expected is None or self.trusted_check(problem) is None:
+            return result("AC", "", got), None
+        return _Pending(res["output"], got, seconds), None
+
+    def _trusted_job(self, problem: Any, tests: list[dict], pending: list[tuple[int, _Pending]]):
+        from ...execution.types import Job, Limits
+
+        imports, check = self.trusted_check(problem)  # type: ignore[misc]
+        spec = {"tests": [{"output": p.output, "expected": tests[i]["expected"],
+                           "input": tests[i]["input"]}
+                          for i, p in pending]}
+        return Job(trusted_source(imports, check), id=f"{get(problem, 'id')}::trusted-check",
+                   files={CHECK_FILE: json.dumps(spec)}, collect=(CHECKED_FILE,),
+                   python=self.interpreter(problem), preload=PRELOAD, trusted=True,
+                   limits=Limits(wall_time=WALL_FACTOR * TRUSTED_CPU + WALL_STARTUP,
+                                 cpu_time=TRUSTED_CPU, memory_mb=self.memory_mb))
+
+    def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
+        tests = self._tests(problem)
+        n = len(tests)
+        first = [self._first(problem, t, r) for t, r in zip(tests, results[:n], strict=True)]
+        pending = [(i, f[0]) for i, f in enumerate(first) if isinstance(f[0], _Pending)]
+        if pending and len(results) == n:
+            return [self._trusted_job(problem, tests, pending)]
+        outcomes: list[tuple[TestResult, dict | None]] = [
+            f if isinstance(f[0], TestResult) else (None, None) for f in first]  # type: ignore
+        if pending:
+            checked = self._checked(results[n], len(pending))
+            if checked is None:
+                return judge_error(self, get(problem, "id"), "the trusted check job failed: "
+                                   f"{results[n].status} {(results[n].stderr or '')[-300:]}")
+            for (i, p), c in zip(pending, checked, strict=True):
+                t = tests[i]
+                msg = str(c.get("message", ""))[:2000]
+                if c.get("raised"):
+                    msg = "check() rejected the output: " + msg
+                ok = c.get("passed") is True
+                outcomes[i] = (TestResult(t["name"], ok, "AC" if ok else "WA",
+                                          expected=t["expected"], got=p.got,
+                                          message="" if ok else f"{msg} (have {p.got[:200]!r}, "
+                                          f"want {str(t['expected'])[:200]!r})",
+                                          seconds=p.seconds), None)
+        return self._verdict(problem, completion, results, outcomes)
+
+    @staticmethod
+    def _checked(r: Any, count: int) -> list[dict] | None:
+        raw = (r.files or {}).get(CHECKED_FILE)
+        try:
+            data = json.loads(raw) if raw and r.status == "ok" else None
+        except ValueError:
+            return None
+        out = data.get("outcomes") if isinstance(data, dict) else None
+        if not isinstance(out, list) or len(out) != count or not all(
+                isinstance(o, dict) for o in out):
+            return None
+        return out
+
+    def _verdict(self, problem: Any, completion: str, results: list[Any],
+                 outcomes: list[tuple[TestResult, dict | None]]) -> Verdict:
+        detail = [o[0] for o in outcomes]
+        passed = sum(t.passed for t in detail)
+        pid = get(problem, "id")
+        details: dict[str, Any] = {"env": self.env, "check_trust": check_trust(problem),
+                                   "python": self.interpreter(problem)
+                                   if self.env == "era" or self.python else None}
+        if not get(problem, "tests"):
+            details["unverified"] = "no public test has an expected output; run-only check"
+        timings = {"wall_time": sum(getattr(r, "wall_time", 0.0) or 0.0 for r in results),
+                   "cpu_time": sum(getattr(r, "cpu_time", 0.0) or 0.0 for r in results)}
+        if passed == len(detail):
+            return Verdict("qhack", pid, "AC", passed, len(detail), detail, timings=timings,
+                           details=details)
+        first = next(i for i, t in enumerate(detail) if not t.passed)
+        status = detail[first].status or "WA"
+        err = outcomes[first][1]
+        if status == "TLE":
+            klass = "timeout"
+        elif status == "MLE":
+            klass = None
+        elif status == "WA":
+            klass = "reasoning"
+        else:
+            from ...codeblocks import extract_code
+
+            code = extract_code(completion or "", plain_ok=True) or ""
+            hall = find_hallucinated(code, get(problem, "pennylane_version"))
+            if hall:
+                details["hallucinated"] = hall
+            klass = classify_exception(err or {}, hall)
+            if err and err.get("phase") == "load" and not any(
+                    f[0] == SOLUTION_FILE for f in err.get("frames") or []):
+                details["harness_error"] = True
+            if err and err.get("traceback"):
+                details["traceback"] = str(err["traceback"])[-3000:]
+        message = f"{detail[first].name}: {detail[first].message}"
+        return Verdict("qhack", pid, status, passed, len(detail), detail, error_class=klass,
+                       message=message, timings=timings, details=details)
+
+
+def make_judge(env: str = "era", **options: Any) -> QHackJudge:
+    return QHackJudge(env=env, **options)
+
+
+# ---------------------------------------------------------------- error classes
+
+_PL_FRAME = re.compile(r"[/\\](pennylane|pennylane_lightning|autograd|autoray)[/\\]")
+
+
+def classify_exception(err: dict[str, Any], hallucinated: list[str]) -> str:
+    """hallucination / api_misuse / reasoning for a runtime error record from the runner."""
+    etype, msg = str(err.get("type", "")), str(err.get("message", ""))
+    names = set(hallucinated)
+    if etype in ("AttributeError", "ImportError", "ModuleNotFoundError", "NameError"):
+        if any(n.split(".")[-1] in msg for n in names):
+            return "hallucination"
+        if re.search(r"module 'pennylane[\w.]*' has no attribute|cannot import name .* from "
+                     r"'pennylane|autoray couldn't find function", msg):
+            return "hallucination"
+    frames = [f for f in err.get("frames") or [] if isinstance(f, list) and f]
+    if any(_PL_FRAME.search(str(f[0])) for f in frames) and any(
+            f[0] == SOLUTION_FILE for f in frames):
+        return "api_misuse"
+    if etype in ("AttributeError", "TypeError") and re.search(
+            r"'(QNode|Device|DefaultQubit\w*|Operation|Operator|Tensor|Hamiltonian|"
+            r"QuantumTape|QuantumScript|MeasurementProcess)\w*' object", msg):
+        return "api_misuse"
+    return "reasoning"
+
+
+def find_hallucinated(code: str, version: str) -> list[str]:
+    """qml.* names in ``code`` that PennyLane ``version`` does not have ([] when the index is
+    not available)."""
+    try:
+        from ...metrics.hallucination import find_hallucinations
+    except ImportError:
+        return []
+    try:
+        found = find_hallucinations(code, version)
+    except Exception:  # noqa: BLE001 - the index may not cover this version
+        return []
+    return [str(f.name) for f in found or [] if getattr(f, "status", "ok") != "ok"]
+
+
+def harness_incompatibility(result: dict[str, Any]) -> str | None:
+    """For a run of the *unfilled* template: the error that comes from the benchmark's own code
+    (an API its PennyLane lacks), or ``None`` when it failed only because the solution is missing.
+
+    Loading must succeed (imports, given code, stub headers); afterwards ImportErrors and
+    AttributeErrors on anything but ``None`` count as incompatibilities.
+    """
+    err = result.get("error")
+    if not err:
+        return None
+    text = f"{err.get('phase')}: {err.get('type')}: {err.get('message')}"
+    if err.get("phase") == "load":
+        return text
+    msg = err.get("message", "")
+    if err.get("type") in ("ImportError", "ModuleNotFoundError") and re.search(
+            r"cannot import name|No module named", msg):
+        return text
+    if err.get("type") == "AttributeError" and "'NoneType'" not in msg:
+        return text
+    return None

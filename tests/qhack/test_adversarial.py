@@ -1,0 +1,305 @@
+"""Completions that try to get AC from the QHack judge without solving the challenge.
+
+Each program is written for this file; each test asserts the exact verdict the judge must give.
+The principle under test (docs/benchmarks/qhack.md): the program produces data only, the verdict
+is decided where no code of the completion ran, and a malformed output is a verdict.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from quantum_codegen_eval.benchmarks import qhack
+from quantum_codegen_eval.judges.base import judge_one
+
+pytestmark = [pytest.mark.upstream]
+
+
+@pytest.fixture(scope="module")
+def judge():
+    return qhack.make_judge(env="era")
+
+
+@pytest.fixture(scope="module")
+def verdict(judge, qhack_problems, sandbox):
+    def go(challenge_id: str, code: str):
+        return judge_one(judge, qhack_problems[challenge_id], code, sandbox)
+
+    return go
+
+
+def _add(body: str, prelude: str = "") -> str:
+    return f"{prelude}\ndef add_numbers(x, y):\n" + "".join(
+        f"    {line}\n" for line in body.strip("\n").splitlines())
+
+
+def _first_failure(v):
+    return next(t for t in v.tests if not t.passed)
+
+
+# ---------------------------------------------------------------- vacuous and malformed outputs
+
+@pytest.mark.parametrize("body,why", [
+    ("return []", "shape"),                      # np.allclose([], x) is vacuously true upstream
+    ("return [x + y] * 3", "shape"),             # broadcasting a longer array
+    ("return None", "not a JSON value"),
+    ("return float('nan')", "not a JSON value"),  # str(nan) == 'nan'
+    ("return 'NaN'", "not finite"),               # JSON's NaN literal
+    ("return 'Infinity'", "not finite"),
+    ("return '\"566\"'", "not a number"),
+])
+def test_vacuous_or_malformed_outputs_are_wrong_answers(verdict, body, why):
+    v = verdict("2023/tutorial_1", _add(body))
+    assert (v.status, v.tests_passed, v.error_class) == ("WA", 0, "reasoning"), v.message
+    assert why in _first_failure(v).message
+
+
+def test_huge_and_deep_outputs_are_wrong_answers(verdict):
+    huge = _add("return 'x' * 3_000_000")
+    v = verdict("2023/tutorial_1", huge)
+    assert v.status == "WA" and "no usable output" in _first_failure(v).message
+    deep = ("def is_product(state, subsystem, wires):\n    d = []\n"
+            "    for _ in range(500):\n        d = [d]\n    return d\n")
+    v = verdict("2023/tutorial_4", deep)
+    assert v.status == "WA" and "too large or too deeply nested" in _first_failure(v).message
+    deep_json = ("def shor(state, error_key, qubit):\n    import numpy as np\n    d = []\n"
+                 "    for _ in range(200):\n        d = [d]\n    return np.array([d], dtype=object)\n")
+    v = verdict("2023/tutorial_3", deep_json)
+    assert v.status == "WA" and "does not match the expected shape" in _first_failure(v).message
+
+
+def test_always_equal_output_object(verdict):
+    # a str subclass whose __eq__ is always true passes upstream's `solution_output == expected`
+    code = ("class Yes(str):\n    def __eq__(self, other):\n        return True\n"
+            "    __hash__ = str.__hash__\n\n"
+            "def is_product(state, subsystem, wires):\n    return Yes('maybe')\n")
+    v = verdict("2023/tutorial_4", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert "not a string" in _first_failure(v).message
+
+
+# ---------------------------------------------------------------- tampering with the program's own process
+
+def test_monkeypatching_numpy_json_and_builtins_at_run_time(verdict):
+    body = """
+import builtins, json
+import numpy
+import pennylane as qml
+numpy.allclose = numpy.isclose = lambda *a, **k: True
+qml.math.allclose = lambda *a, **k: True
+json.loads = lambda s, *a, **k: 566
+return 7
+"""
+    v = verdict("2023/tutorial_1", _add(body))
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert v.details["check_trust"] == "data"
+    assert "isn't quite right" in _first_failure(v).message
+
+
+def test_breaking_builtins_breaks_only_the_program(verdict):
+    # the program's own process cannot even write its output any more: a runtime error
+    v = verdict("2023/tutorial_1", _add("import builtins\nbuiltins.isinstance = lambda *a: True\n"
+                                        "return 566"))
+    assert (v.status, v.tests_passed) == ("RE", 0), v.message
+
+
+def test_top_level_rebinding_of_harness_names_is_dropped(verdict):
+    prelude = """
+import json
+import numpy as np
+from pennylane import numpy as pnp
+np.allclose = lambda *a, **k: True
+pnp.allclose = lambda *a, **k: True
+setattr(pnp, "isclose", lambda *a, **k: True)
+
+class FakeJson:
+    loads = staticmethod(lambda s: 0.0)
+json = FakeJson()
+test_cases = [["[1, 2]", "7"]]
+
+def run(test_case_input):
+    return "566"
+
+def check(solution_output, expected_output):
+    return None
+
+check = lambda *a: None
+"""
+    v = verdict("2023/tutorial_1", _add("return 7", prelude))
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert v.tests[1].got == "7"
+
+
+def test_replacing_run_and_check_through_globals_at_run_time(verdict):
+    body = """
+g = globals()
+g["check"] = lambda *a: None
+g["run"] = lambda *a: "566"
+import sys
+for frame_globals in [sys._getframe(i).f_globals for i in range(3)]:
+    frame_globals["check"] = lambda *a: None
+return 7
+"""
+    v = verdict("2023/tutorial_1", _add(body))
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+
+
+# ---------------------------------------------------------------- forging results, reading secrets
+
+def test_forged_result_file_and_exit(verdict):
+    # claims a passed in-process check() and an always-true output, then exits before the runner
+    code = ("def is_product(state, subsystem, wires):\n    import json, os\n"
+            "    with open('qce_result.json', 'w') as fh:\n"
+            "        json.dump({'output': {'str': 'maybe'}, 'check': {'passed': True}}, fh)\n"
+            "    os._exit(0)\n")
+    v = verdict("2023/tutorial_4", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert _first_failure(v).got == "maybe"
+
+
+def test_oversized_forged_result_file(verdict):
+    code = _add("import os\nwith open('qce_result.json', 'w') as fh:\n"
+                "    fh.write('[' * 50_000_000)\nos._exit(0)")
+    v = verdict("2023/tutorial_1", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert "output too large" in _first_failure(v).message
+
+
+@pytest.mark.parametrize("record,status", [
+    ("{'error': {'phase': 'load', 'frames': [1, [2]], 'type': ['x'], 'message': None}}", "RE"),
+    ("{'error': 'boom'}", "RE"),
+    ("{'output': {'ndarray': {'dtype': 'float64', 'shape': [10**6, 10**6], 'data': ''}}}", "WA"),
+    ("{'output': {'ndarray': {'dtype': '|O', 'shape': [1], 'data': 'AA=='}}}", "WA"),
+    ("[1, 2, 3]", "RE"),
+])
+def test_malformed_result_records(verdict, record, status):
+    code = _add(f"import json, os\nwith open('qce_result.json', 'w') as fh:\n"
+                f"    json.dump({record}, fh)\nos._exit(0)")
+    v = verdict("2023/tutorial_1", code)
+    assert (v.status, v.tests_passed) == (status, 0), v.message
+    assert not v.details.get("judge_error")
+
+
+def test_exit_before_any_result(verdict):
+    v = verdict("2023/tutorial_1", _add("import os\nos._exit(0)"))
+    assert (v.status, v.tests_passed) == ("RE", 0), v.message
+    assert "without a result" in _first_failure(v).message
+
+
+def test_expected_outputs_are_nowhere_in_the_program(verdict, qhack_problems):
+    # tutorial_3's expected outputs are written with two spaces after commas: look for that
+    # text in every file of the working dir, the job's /proc, every frame and every gc object
+    code = r'''
+def shor(state, error_key, qubit):
+    import gc, os, sys
+    needle = "1.0," + " " * 2 + "1.0"
+    found = []
+    for root, _, files in os.walk("."):
+        for f in files:
+            try:
+                with open(os.path.join(root, f), errors="replace") as fh:
+                    found.append(needle in fh.read())
+            except OSError:
+                pass
+    for p in ("/proc/self/environ", "/proc/self/cmdline", f"/proc/{os.getppid()}/environ",
+              f"/proc/{os.getppid()}/cmdline"):
+        try:
+            with open(p, "rb") as fh:
+                found.append(needle.encode() in fh.read())
+        except OSError:
+            pass
+    def strings(values):
+        return [v for v in values if isinstance(v, str) and v is not needle]
+
+    f = sys._getframe()
+    while f is not None:
+        found += [needle in v for v in strings([*f.f_locals.values(), *f.f_globals.values()])]
+        f = f.f_back
+    for o in gc.get_objects():
+        items = [*o.keys(), *o.values()] if isinstance(o, dict) else \
+            o if isinstance(o, (list, tuple)) else []
+        found += [needle in v for v in strings(items)]
+    import numpy as np
+    return np.array([float(any(found))] * 9)
+'''
+    assert "1.0,  1.0" in qhack_problems["2023/tutorial_3"].tests[0]["expected"]
+    v = verdict("2023/tutorial_3", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert v.tests[0].got == str([0.0] * 9)
+
+
+def test_script_2022_printing_past_the_capture(verdict, qhack_problems):
+    # writes the right answer straight to the process's stdout; the driver's own output decides
+    rec = qhack_problems["2022/algorithms_100_DeutschJozsa_template"]
+    answers = [t["expected"].strip() for t in rec.tests]
+    code = ("def deutsch_jozsa(oracle):\n    import os, sys\n"
+            f"    for a in {answers!r}:\n"
+            "        os.write(1, (a + '\\n').encode())\n        sys.__stdout__.write(a + '\\n')\n"
+            "    return 'not sure'\n")
+    v = verdict(rec.id, code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert v.tests[0].got == "not sure"
+
+
+# ---------------------------------------------------------------- live checks are flagged
+
+def test_live_check_verdicts_carry_the_flag(verdict):
+    code = "import pennylane as qml\n\ndef is_safe_configuration(oracle):\n    pass\n"
+    v = verdict("2024/fireworks_qutropolis", code)
+    assert (v.status, v.details["check_trust"]) == ("WA", "live"), v.message
+
+
+@pytest.mark.parametrize("body,why", [
+    ("qml.Identity(wires=0)", "Wrong answer"),  # the official check, on the replayed circuit
+    ("qml.QubitUnitary(np.eye(2), wires=0)", "U() uses QubitUnitary"),
+    ("qml.RX(0.1, wires=0)\n    qml.RX.name = 'Hadamard'", "Hadamard: bad parameters"),
+])
+def test_replayed_circuit_under_the_official_check(verdict, body, why):
+    code = f"import numpy as np\nimport pennylane as qml\n\ndef U():\n    {body}\n"
+    v = verdict("2024/three_shipping_companies", code)
+    assert (v.status, v.details["check_trust"]) == ("WA", "circuit"), v.message
+    assert why in v.message
+
+
+# ---------------------------------------------------------------- circuit checks (re-simulated)
+
+def test_reading_the_oracle_internals_gets_nothing(verdict):
+    # upstream hands the solution the real oracle object: its decomposition reveals the answer.
+    # The judge hands a placeholder and substitutes the real oracles in the trusted job.
+    code = '''
+import pennylane as qml
+
+def circuit(oracle):
+    op = oracle(wires=[0, 1, 2])
+    try:
+        parts = op.decomposition()
+        signs = {}
+        for p in parts:
+            if "GlobalPhase" in p.name:
+                signs[tuple(p.control_values)] = True
+        if bool(signs.get((False, False))) != bool(signs.get((True, True))):
+            qml.PauliX(wires=2)
+    except Exception:
+        pass
+'''
+    v = verdict("2024/ruins_oasis", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert v.details["check_trust"] == "circuit" and "Wrong answer" in v.message
+
+
+def test_forbidden_gate_hidden_from_an_in_process_check(verdict):
+    # CNOTs are not allowed; the program makes an in-process check see Hadamards only
+    code = '''
+import pennylane as qml
+
+@qml.qnode(dev)
+def circuit():
+    qml.CNOT.name = "Hadamard"
+    qml.Hadamard(wires=0)
+    for w in range(1, 5):
+        qml.CNOT(wires=[0, w])
+    return qml.probs(wires=range(5))
+'''
+    v = verdict("2024/mathematicians_at_resort", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert "Hadamard: wrong wire count" in v.message  # rebuilt from what it claims, not run
