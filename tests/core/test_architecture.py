@@ -92,7 +92,9 @@ ALLOWED = {
     "formats": set(),
     "scoring": {"metrics", "predictions", "verdict", "report"},
     "benchmarks": {"judges", "codeblocks", "formats", "verdict", "cache", "loaders",
-                   "upstream"},
+                   "upstream", "datasets_cache", "execution"},
+    "upstream": {"cache"},
+    "datasets_cache": {"cache", "upstream"},
 }
 
 

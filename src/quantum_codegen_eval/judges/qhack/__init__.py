@@ -4,10 +4,10 @@
 See docs/benchmarks/qhack.md."""
 
 from .checks import check_trust, compare_script, validate
-from .judge import QHackJudge, harness_incompatibility, make_judge
+from .judge import QHackJudge, harness_incompatibility
 from .program import FormatProblem, Prepared, prepare, program_parts, unfilled_solution
 from .runner import RESULT_FILE
 
 __all__ = ["RESULT_FILE", "FormatProblem", "Prepared", "QHackJudge", "check_trust",
-           "compare_script", "harness_incompatibility", "make_judge", "prepare", "program_parts",
+           "compare_script", "harness_incompatibility", "prepare", "program_parts",
            "unfilled_solution", "validate"]

@@ -89,14 +89,16 @@ class QHackJudge:
     ``env="era"`` runs in the challenge year's era environment (created on first use);
     ``env="current"`` runs in this interpreter's PennyLane with the harness-only shims of
     :mod:`.shims` (``shims=False`` leaves them out); ``python=`` forces an interpreter.
-    ``time_scale`` multiplies every record's time limit.
+    ``time_scale`` multiplies every record's time limit. ``env_python(name) -> path`` gives the
+    interpreter of an era environment (the benchmark declares and builds its environments; the
+    judge only asks for them by the record's ``era_env``).
     """
 
     benchmark = "qhack"
 
     def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
                  startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,
-                 shims: bool = True):
+                 shims: bool = True, env_python: Any = None):
         if env not in ("era", "current"):
             raise ValueError(f"QHack env must be 'era' or 'current', got {env!r}")
         if not time_scale > 0:
@@ -108,6 +110,7 @@ class QHackJudge:
         self.memory_mb = memory_mb
         self.shims = shims
         self._pythons: dict[str, str | None] = {}
+        self._env_python = env_python
 
     # -- planning
     def interpreter(self, problem: Any) -> str | None:
@@ -117,9 +120,10 @@ class QHackJudge:
             return None
         name = get(problem, "era_env")
         if name not in self._pythons:
-            from ...benchmarks import qhack_envs as eras
-
-            self._pythons[name] = str(eras.env_python(name, create=True))
+            if self._env_python is None:
+                raise ValueError("QHack env='era' needs env_python (the benchmark's environments);"
+                                 " make the judge with benchmarks.qhack.make_judge()")
+            self._pythons[name] = str(self._env_python(name))
         return self._pythons[name]
 
     def _rewrite(self):
@@ -374,10 +378,6 @@ class QHackJudge:
         message = f"{detail[first].name}: {detail[first].message}"
         return Verdict("qhack", pid, status, passed, len(detail), detail, error_class=klass,
                        message=message, timings=timings, details=details)
-
-
-def make_judge(env: str = "era", **options: Any) -> QHackJudge:
-    return QHackJudge(env=env, **options)
 
 
 # ---------------------------------------------------------------- error classes
