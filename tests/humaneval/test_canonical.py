@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from quantum_codegen_eval.benchmarks import qiskit_humaneval as qhe
+from quantum_codegen_eval.judges.base import judge_many
 
 TIME_LIMIT = 30.0
 
@@ -18,16 +19,15 @@ TIME_LIMIT = 30.0
 def test_canonical_solutions(qhe_dir, sandbox):
     tasks = [t for cfg in qhe.CONFIGS for t in qhe.problems(cfg, data_dir=qhe_dir).values()]
     assert len(tasks) == 302
-    planned = []
+    by_limit: dict[float, list] = {}
     for t in tasks:
-        limit = qhe.KNOWN_SLOW.get((t.config, t.task_id), TIME_LIMIT)
-        judge = qhe.make_judge(time_limit=limit)
+        by_limit.setdefault(qhe.KNOWN_SLOW.get((t.config, t.task_id), TIME_LIMIT), []).append(t)
+    verdicts = {}
+    for limit, group in by_limit.items():
         # a hard task's "completion" is the whole program; a normal one's is the body
-        (job,) = judge.jobs(t, t.canonical_solution)
-        planned.append((t, judge, job))
-    results = sandbox.run_jobs([job for _, _, job in planned])
-    verdicts = {(t.config, t.task_id): judge.decide(t, t.canonical_solution, [r])
-                for (t, judge, _), r in zip(planned, results, strict=True)}
+        got = judge_many(qhe.make_judge(time_limit=limit),
+                         [(t, t.canonical_solution) for t in group], sandbox)
+        verdicts.update({(t.config, t.task_id): v for t, v in zip(group, got, strict=True)})
     failed = {k: f"{v.status} {v.message[:160]}" for k, v in verdicts.items() if v.status != "AC"}
     unlisted = {k: m for k, m in failed.items() if k not in qhe.KNOWN_UNRUNNABLE}
     passing_listed = sorted(k for k in qhe.KNOWN_UNRUNNABLE if verdicts[k].status == "AC")

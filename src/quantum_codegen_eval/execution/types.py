@@ -71,6 +71,7 @@ class Job:
     limits: Limits | None = None
     argv: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
+    trusted: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
