@@ -106,7 +106,8 @@ class QiskitHumanEvalJudge:
 
         source = runner.job_source(_TRANSPORT.read_text(encoding="utf-8"),
                                    candidate_program(problem, completion), problem.entry_point)
-        calls = [{"args": c["args"], "kwargs": c["kwargs"]} for c in st.calls]
+        calls = [{"args": c["args"], "kwargs": c["kwargs"], "rng": c.get("rng")}
+                 for c in st.calls]
         return Job(source, id=f"{problem.config}:{problem.task_id}:u{st.rounds + 1}",
                    files={runner.CALLS_FILE: json.dumps(calls)},
                    collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=PRELOAD)
@@ -192,7 +193,7 @@ class QiskitHumanEvalJudge:
             st.died = {i: d for i, d in st.died.items() if i < start}
             for c in out["calls"]:
                 st.fps.append(c["fp"])
-                st.calls.append({"args": c["args"], "kwargs": c["kwargs"]})
+                st.calls.append({"args": c["args"], "kwargs": c["kwargs"], "rng": c.get("rng")})
             return None
         if st.rounds == 0:  # check() never called the candidate: still run its program once
             st.fps, st.calls, st.results = [], [], []

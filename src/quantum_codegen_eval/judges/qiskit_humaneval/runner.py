@@ -28,6 +28,15 @@ def _record(t, fn, call):
     """Run one call; (record, stop). The record is the return value or the exception."""
     args = [t.decode(a) for a in call["args"]]
     kwargs = {k: t.decode(v) for k, v in call["kwargs"]}
+    rng = call.get("rng")
+    if rng:  # start from the test's global random states, as in one process
+        import random
+
+        import numpy as np
+
+        state = t.decode(rng)
+        np.random.set_state(state["np"])
+        random.setstate(state["py"])
     slots = list(enumerate(args)) + list(kwargs.items())
     before = {k: t.fingerprint(v) for k, v in slots if _mutable(v)}
     try:

@@ -17,10 +17,11 @@ text is sent into the sandbox jobs, which cannot import this package.
 
 >>> decode(encode({"a": (1, 2.5, None), "b": [True, "x", 1j]}))
 {'a': (1, 2.5, None), 'b': [True, 'x', 1j]}
->>> decode({"$": "tuple", "v": 3})
-Traceback (most recent call last):
-...
-PayloadError: tuple: expected a list
+>>> try:
+...     decode({"$": "tuple", "v": 3})
+... except PayloadError as exc:
+...     print(exc)
+tuple: expected a list
 """
 
 from __future__ import annotations
@@ -114,9 +115,18 @@ def _circuit_text(circuit: Any) -> str:
 def _qinfo(value: Any, fp: bool) -> dict | None:
     """Quantum-info objects by their arrays, or ``None`` when ``value`` is none of them."""
     try:
-        from qiskit.quantum_info import (Choi, Clifford, DensityMatrix, Operator, Pauli,
-                                         ScalarOp, SparsePauliOp, StabilizerState, Statevector,
-                                         SuperOp)
+        from qiskit.quantum_info import (
+            Choi,
+            Clifford,
+            DensityMatrix,
+            Operator,
+            Pauli,
+            ScalarOp,
+            SparsePauliOp,
+            StabilizerState,
+            Statevector,
+            SuperOp,
+        )
     except ImportError:  # pragma: no cover - qiskit is always installed where this runs
         return None
     if isinstance(value, (Statevector, DensityMatrix)):
@@ -214,11 +224,54 @@ def _enc_qiskit(value: Any, fp: bool, depth: int) -> Any:
                 "nodes": [int(n) for n in value.physical_qubits]}
     if type(value).__name__.startswith("Fake") and ".fake_provider." in name:
         return {"$": "fake_backend", "name": type(value).__name__}
+    if name == "qiskit.quantum_info.operators.dihedral.dihedral.CNOTDihedral":
+        return {"$": "CNOTDihedral", "circuit": _enc(value.to_circuit(), fp, depth + 1)}
+    if name == "qiskit_aer.noise.noise_model.NoiseModel":
+        import warnings
+
+        d = value.to_dict(serializable=True)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                type(value).from_dict(json.loads(json.dumps(d)))
+        except Exception:
+            raise UnsupportedValue(f"{name} (its to_dict() does not read back)") from None
+        return {"$": "NoiseModel", "dict": _enc(d, fp, depth + 1)}
+    if name == "qiskit.primitives.containers.primitive_result.PrimitiveResult":
+        return {"$": "PrimitiveResult", "pubs": [_enc_pub(p, fp, depth + 1) for p in value],
+                "metadata": _lenient(value.metadata, fp, depth + 1)}
+    if name.endswith(("PubResult", ".SamplerPubResult")):
+        return _enc_pub(value, fp, depth)
+    if _is_job(value):
+        return {"$": "job", "result": _enc(value.result(), fp, depth + 1)}
     if name == "matplotlib.figure.Figure":
         buf = io.BytesIO()
         value.savefig(buf, format="png", dpi=50)
         return {"$": "figure", "png": "" if fp else _b64(buf.getvalue())}
     raise UnsupportedValue(name)
+
+
+def _lenient(value: Any, fp: bool, depth: int) -> Any:
+    """Metadata: carried when it can be, else dropped (``{}``)."""
+    try:
+        return _enc(value, fp, depth)
+    except UnsupportedValue:
+        return {"$": "dict", "v": []}
+
+
+def _enc_pub(pub: Any, fp: bool, depth: int) -> dict:
+    data = pub.data
+    fields = [[k, _enc(v, fp, depth + 1)] for k, v in data.items()]
+    return {"$": "PubResult", "cls": type(pub).__name__, "shape": [int(d) for d in data.shape],
+            "fields": fields, "metadata": _lenient(pub.metadata, fp, depth + 1)}
+
+
+def _is_job(value: Any) -> bool:
+    try:
+        from qiskit.primitives.base.base_primitive_job import BasePrimitiveJob
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(value, BasePrimitiveJob)
 
 
 def encode(value: Any, *, fingerprint_mode: bool = False) -> Any:
@@ -582,7 +635,89 @@ def _figure(data: dict, budget: _Budget, depth: int) -> Any:
     return _png_figure(_unb64(data.get("png"), budget.bounds), budget.bounds)
 
 
+def _cnot_dihedral(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.quantum_info import CNOTDihedral
+
+    inner = data.get("circuit")
+    if type(inner) is not dict or inner.get("$") != "circuit":
+        raise PayloadError("CNOTDihedral: expected a circuit")
+    qc = _circuit(inner, budget)
+    if qc.num_qubits > 64:
+        raise PayloadError("CNOTDihedral: more than 64 qubits")
+    try:
+        return CNOTDihedral(qc)
+    except Exception as exc:
+        raise PayloadError(f"CNOTDihedral: {type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+def _noise_model(data: dict, budget: _Budget, depth: int) -> Any:
+    import warnings
+
+    from qiskit_aer.noise import NoiseModel
+
+    d = _dec(data.get("dict"), budget, depth + 1)
+    if type(d) is not dict:
+        raise PayloadError("NoiseModel: expected a dict")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return NoiseModel.from_dict(d)
+    except Exception as exc:
+        raise PayloadError(f"NoiseModel: {type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+def _pub(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.primitives.containers import DataBin, PubResult, SamplerPubResult
+
+    shape, fields = data.get("shape"), data.get("fields")
+    if type(fields) is not list or type(shape) is not list or len(shape) > _MAX_DIM or not all(
+            type(d) is int and 0 <= d < 1 << 30 for d in shape):
+        raise PayloadError("PubResult: bad fields")
+    kw = {}
+    for pair in fields:
+        if (type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str
+                or not pair[0].isidentifier() or pair[0].startswith("_")):
+            raise PayloadError("PubResult: bad field")
+        kw[pair[0]] = _dec(pair[1], budget, depth + 1)
+    meta = _dec(data.get("metadata"), budget, depth + 1)
+    if type(meta) is not dict:
+        raise PayloadError("PubResult: bad metadata")
+    cls = SamplerPubResult if data.get("cls") == "SamplerPubResult" else PubResult
+    try:
+        return cls(DataBin(**kw, shape=tuple(shape)), meta)
+    except Exception as exc:
+        raise PayloadError(f"PubResult: {type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+def _primitive_result(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.primitives.containers import PrimitiveResult
+
+    pubs, meta = data.get("pubs"), _dec(data.get("metadata"), budget, depth + 1)
+    if type(pubs) is not list or type(meta) is not dict:
+        raise PayloadError("PrimitiveResult: bad fields")
+    items = [_dec(p, budget, depth + 1) for p in pubs]
+    if not all(type(p).__name__ in ("PubResult", "SamplerPubResult") for p in items):
+        raise PayloadError("PrimitiveResult: expected pub results")
+    return PrimitiveResult(items, meta)
+
+
+def _job(data: dict, budget: _Budget, depth: int) -> Any:
+    """A finished job whose result is the candidate's (rebuilt) job result."""
+    from qiskit.primitives.primitive_job import PrimitiveJob
+
+    result = _dec(data.get("result"), budget, depth + 1)
+    job = PrimitiveJob(lambda: result)
+    job._submit()
+    job.result()
+    return job
+
+
 _DECODERS = {
+    "CNOTDihedral": _cnot_dihedral,
+    "NoiseModel": _noise_model,
+    "PubResult": _pub,
+    "PrimitiveResult": _primitive_result,
+    "job": _job,
     "int": lambda d, b, _: _int(d.get("v"), b.bounds),
     "float": lambda d, b, _: _float(d),
     "complex": lambda d, b, depth: complex(*map(_float, _seq(d, b, depth, "complex")[:2])),

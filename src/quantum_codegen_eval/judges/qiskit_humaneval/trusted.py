@@ -89,6 +89,22 @@ def _seed():
         return original(seed)
 
     np.random.default_rng = default_rng
+    # module-level generators made at import time (qiskit.quantum_info's DEFAULT_RNG, ...)
+    for mod_name in sorted(sys.modules):
+        mod = sys.modules.get(mod_name)
+        for attr, value in list(getattr(mod, "__dict__", {}).items()):
+            if isinstance(value, np.random.Generator):
+                setattr(mod, attr, default_rng())
+
+
+def rng_state():
+    """The global random states at a call (the candidate's job starts its call from them, as
+    it would in the test's process; nothing flows back)."""
+    import random
+
+    import numpy as np
+
+    return {"np": np.random.get_state(), "py": random.getstate()}
 
 
 def _exception(info):
@@ -187,7 +203,8 @@ class Proxy:
         return self._speculate(i, fp, args, kwargs)
 
     def _speculate(self, i, fp, args, kwargs):
-        call = {"fp": fp, "args": [self.t.encode(a) for a in args],
+        call = {"fp": fp, "rng": self.t.encode(rng_state()),
+                "args": [self.t.encode(a) for a in args],
                 "kwargs": [[k, self.t.encode(v)] for k, v in kwargs.items()]}
         size = len(json.dumps(call))
         if (len(self.speculated) >= MAX_SPECULATED
