@@ -147,7 +147,8 @@ class QiskitHumanEvalJudge:
             got = frames.split(raw, kinds=(b"L", b"C", b"F", b"E"))
         except ValueError as exc:
             return self._verdict(problem, st, "RE", "api_misuse",
-                                 f"the program's output is malformed: {exc}")
+                                 f"the program's output is malformed (or cut at the "
+                                 f"file-size limit): {exc}")
         if not got or got[0][0] != b"L":
             return self._top_level(problem, st, r)
         calls = [f for f in got if f[0] == b"C"]
