@@ -20,6 +20,7 @@ from typing import Any
 
 from quantum_codegen_eval.benchmarks.qiskit_humaneval import CONFIGS, FIELDS, SPLIT, task_from_row
 from quantum_codegen_eval.dataset_cards import card_body, yaml_header
+from quantum_codegen_eval.judges.qiskit_humaneval.modes import check_mode
 
 FILES = {"normal": "dataset_qiskit_test_human_eval.json",
          "hard": "dataset_qiskit_test_human_eval_hard.json"}
@@ -37,7 +38,8 @@ def _find(src: Path, name: str) -> Path:
 
 
 def records(source: str | Path) -> dict[str, list[dict[str, str]]]:
-    """{config: rows}, in upstream order, validated (string fields, unique ids)."""
+    """{config: rows}, in upstream order, validated (string fields, unique ids); each row also
+    gets ``check_mode``: how the judge checks the task (``proxy`` or ``proxy_unsupported``)."""
     src = Path(source)
     out: dict[str, list[dict[str, str]]] = {}
     for cfg in CONFIGS:
@@ -59,7 +61,7 @@ def records(source: str | Path) -> dict[str, list[dict[str, str]]]:
             if task.task_id in seen:
                 raise SourceError(f"{path}: record {i}: duplicate task_id {task.task_id!r}")
             seen.add(task.task_id)
-            rows.append({f: rec[f] for f in FIELDS})
+            rows.append({**{f: rec[f] for f in FIELDS}, "check_mode": check_mode(task)})
         out[cfg] = rows
     return out
 
@@ -67,7 +69,7 @@ def records(source: str | Path) -> dict[str, list[dict[str, str]]]:
 def _features():
     import datasets
 
-    return datasets.Features({f: datasets.Value("string") for f in FIELDS})
+    return datasets.Features({f: datasets.Value("string") for f in (*FIELDS, "check_mode")})
 
 
 def card_yaml(counts: dict[str, int], sizes: dict[str, int]) -> str:

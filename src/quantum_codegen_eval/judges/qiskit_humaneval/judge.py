@@ -28,7 +28,7 @@ from typing import Any
 from ...verdict import TestResult, Verdict
 from ..base import MAX_STAGES, judge_error
 from . import frames, runner, trusted
-from .modes import check_mode
+from .modes import UNSUPPORTED, check_mode, task_number
 from .program import candidate_program, check_source, completion_code
 
 BENCHMARK = "qiskit_humaneval"
@@ -213,6 +213,10 @@ class QiskitHumanEvalJudge:
                                  _error_class(exc), f"{where}{exc}: {out.get('message', '')}")
         reason, i, message = out.get("reason"), out.get("index"), out.get("message", "")
         call = f"call {i + 1}" if isinstance(i, int) else "the program"
+        if reason == "limit":
+            return self._judge_error(problem, st, f"{call} returned a {message}: a limit of "
+                                     "the transport, not counted as the program's error",
+                                     proxy_unsupported=message)
         if reason == "unsupported":
             return self._verdict(problem, st, "RE", "api_misuse",
                                  f"{call} returned a {message}, which cannot be passed safely to "
@@ -259,6 +263,10 @@ class QiskitHumanEvalJudge:
 
     def _verdict(self, problem: Any, st: _State, status: str, error_class: str | None,
                  message: str, r: Any = None, **extra: Any) -> Verdict:
+        if status != "AC" and check_mode(problem) != "proxy":
+            return self._judge_error(problem, st, f"this task cannot be checked through the "
+                                     f"proxy ({UNSUPPORTED.get(task_number(problem.task_id))}); "
+                                     f"the check said: {message}"[:1000], **extra)
         passed = status == "AC"
         detail = TestResult(name="check", passed=passed, status=status, message=message,
                             seconds=st.wall)

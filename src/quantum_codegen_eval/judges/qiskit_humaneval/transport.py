@@ -90,11 +90,21 @@ def _npy(array: Any) -> str:
     return _b64(buf.getvalue())
 
 
+class TransportLimit(UnsupportedValue):
+    """A value of a supported kind that the transport cannot carry (e.g. QPY cannot read it
+    back): a limit of the judge, not the program's fault."""
+
+
 def _qpy(circuit: Any) -> str:
     from qiskit import qpy
 
     buf = io.BytesIO()
-    qpy.dump(circuit, buf)
+    try:
+        qpy.dump(circuit, buf)
+        qpy.load(io.BytesIO(buf.getvalue()))  # what the check cannot read back is not sent
+    except Exception as exc:
+        raise TransportLimit(f"qiskit.circuit.QuantumCircuit that QPY cannot carry "
+                             f"({type(exc).__name__}: {str(exc)[:200]})") from None
     return _b64(buf.getvalue())
 
 
@@ -224,6 +234,8 @@ def _enc_qiskit(value: Any, fp: bool, depth: int) -> Any:
                 "nodes": [int(n) for n in value.physical_qubits]}
     if type(value).__name__.startswith("Fake") and ".fake_provider." in name:
         return {"$": "fake_backend", "name": type(value).__name__}
+    if name == "qiskit.transpiler.target.Target":
+        return _enc_target(value, fp, depth)
     if name == "qiskit.quantum_info.operators.dihedral.dihedral.CNOTDihedral":
         return {"$": "CNOTDihedral", "circuit": _enc(value.to_circuit(), fp, depth + 1)}
     if name == "qiskit_aer.noise.noise_model.NoiseModel":
@@ -235,7 +247,7 @@ def _enc_qiskit(value: Any, fp: bool, depth: int) -> Any:
                 warnings.simplefilter("ignore")
                 type(value).from_dict(json.loads(json.dumps(d)))
         except Exception:
-            raise UnsupportedValue(f"{name} (its to_dict() does not read back)") from None
+            raise TransportLimit(f"{name} whose to_dict() does not read back") from None
         return {"$": "NoiseModel", "dict": _enc(d, fp, depth + 1)}
     if name == "qiskit.primitives.containers.primitive_result.PrimitiveResult":
         return {"$": "PrimitiveResult", "pubs": [_enc_pub(p, fp, depth + 1) for p in value],
@@ -266,6 +278,27 @@ def _enc_pub(pub: Any, fp: bool, depth: int) -> dict:
             "fields": fields, "metadata": _lenient(pub.metadata, fp, depth + 1)}
 
 
+def _enc_target(target: Any, fp: bool, depth: int) -> dict:
+    """A target by its instructions and their properties (duration, error) per qargs."""
+    entries = []
+    for name in target.operation_names:
+        op = target.operation_from_name(name)
+        if isinstance(op, type) and op.__module__.startswith("qiskit.circuit.controlflow"):
+            op_data = {"$": "controlflow", "name": op.__name__}
+        elif isinstance(op, type):
+            raise UnsupportedValue("a Target with a variadic (class) instruction")
+        else:
+            op_data = _enc(op, fp, depth + 1)
+        props = []
+        for qargs, p in target[name].items():
+            props.append([None if qargs is None else [int(q) for q in qargs],
+                          None if p is None else [_enc(p.duration, fp, depth + 1),
+                                                  _enc(p.error, fp, depth + 1)]])
+        entries.append([name, op_data, props])
+    return {"$": "Target", "num_qubits": target.num_qubits, "dt": _enc(target.dt, fp, depth + 1),
+            "entries": entries}
+
+
 def _is_job(value: Any) -> bool:
     try:
         from qiskit.primitives.base.base_primitive_job import BasePrimitiveJob
@@ -278,6 +311,8 @@ def encode(value: Any, *, fingerprint_mode: bool = False) -> Any:
     """Tagged JSON data for ``value``; unsupported types become an ``unsupported`` tag."""
     try:
         return _enc(value, fingerprint_mode, 0)
+    except TransportLimit as exc:
+        return {"$": "unsupported", "type": str(exc), "limit": True}
     except UnsupportedValue as exc:
         return {"$": "unsupported", "type": str(exc)}
     except RecursionError:
@@ -464,7 +499,8 @@ def _dec(data: Any, budget: _Budget, depth: int) -> Any:
     handler = _DECODERS.get(tag)
     if handler is None:
         if tag == "unsupported":
-            raise UnsupportedValue(str(data.get("type", "?"))[:200])
+            cls = TransportLimit if data.get("limit") is True else UnsupportedValue
+            raise cls(str(data.get("type", "?"))[:300])
         raise PayloadError(f"unknown tag {tag[:40]!r}")
     return handler(data, budget, depth)
 
@@ -712,7 +748,62 @@ def _job(data: dict, budget: _Budget, depth: int) -> Any:
     return job
 
 
+def _opt_float(v: Any) -> float | None:
+    return None if v is None else _float(v)
+
+
+def _target(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.circuit import Instruction
+    from qiskit.transpiler import InstructionProperties, Target
+
+    n, entries = data.get("num_qubits"), data.get("entries")
+    if (n is not None and (type(n) is not int or not 0 <= n <= budget.bounds.qubits)
+            or type(entries) is not list or len(entries) > 10_000):
+        raise PayloadError("Target: bad fields")
+    dt = _dec(data.get("dt"), budget, depth + 1)
+    try:
+        target = Target(num_qubits=n, dt=None if dt is None else _float(dt))
+        for entry in entries:
+            if type(entry) is not list or len(entry) != 3 or type(entry[0]) is not str:
+                raise PayloadError("Target: bad entry")
+            name, op, props = entry[0], entry[1], entry[2]
+            if type(op) is dict and op.get("$") == "controlflow":
+                from qiskit.circuit import ControlFlowOp, controlflow
+
+                op = getattr(controlflow, str(op.get("name")), None)
+                if not (isinstance(op, type) and issubclass(op, ControlFlowOp)):
+                    raise PayloadError("Target: bad control-flow instruction")
+            else:
+                op = _dec(op, budget, depth + 1)
+                if not isinstance(op, Instruction):
+                    raise PayloadError("Target: bad instruction")
+            if type(props) is not list:
+                raise PayloadError("Target: bad instruction")
+            table = {}
+            for pair in props:
+                budget.item()
+                if type(pair) is not list or len(pair) != 2:
+                    raise PayloadError("Target: bad properties")
+                qargs, p = pair
+                if qargs is not None and (type(qargs) is not list or not all(
+                        type(q) is int and 0 <= q < (n or 0) for q in qargs)):
+                    raise PayloadError("Target: bad qargs")
+                key = None if qargs is None else tuple(qargs)
+                table[key] = None if p is None else InstructionProperties(
+                    duration=_opt_float(p[0]), error=_opt_float(p[1]))
+            if isinstance(op, type):
+                target.add_instruction(op, name=name)
+            else:
+                target.add_instruction(op, table or None, name=name)
+        return target
+    except PayloadError:
+        raise
+    except Exception as exc:
+        raise PayloadError(f"Target: {type(exc).__name__}: {str(exc)[:200]}") from None
+
+
 _DECODERS = {
+    "Target": _target,
     "CNOTDihedral": _cnot_dihedral,
     "NoiseModel": _noise_model,
     "PubResult": _pub,

@@ -173,6 +173,8 @@ class Proxy:
                     raise t.PayloadError("bad 'mutated' entry")
                 changes.append((slot[0], t.decode(slot[1])))
             value = t.decode(rec.get("value")) if rec["ok"] else None
+        except t.TransportLimit as exc:
+            raise ProxyFailure("limit", str(exc), i) from None
         except t.UnsupportedValue as exc:
             raise ProxyFailure("unsupported", str(exc), i) from None
         except t.PayloadError as exc:
