@@ -93,6 +93,9 @@ ATTACKS = [
     ("files frame writing the trusted inputs", GHZ,
      _forge(json.dumps({"__qce_known.json": "e30="}).encode(), kind=b"F"), "RE",
      "not accepted"),
+    ("a numpy.py for the check to import", GHZ,
+     "\n    open('numpy.py', 'w').write('raise SystemExit(0)')\n    return QuantumCircuit(n)\n",
+     "RE", "not accepted"),
     # --- reading the test or its expected values
     ("expected value via the caller's frame", SQUARE,
      "\n    import sys\n    f = sys._getframe(1)\n    while f is not None:\n"

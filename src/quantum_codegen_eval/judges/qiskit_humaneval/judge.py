@@ -183,16 +183,25 @@ class QiskitHumanEvalJudge:
                    else f"{r.status} (exit code {r.exit_code})")
             return self._judge_error(problem, st, f"the trusted check failed: {why}"[:500],
                                      stderr_tail=(r.stderr or "")[-2000:])
-        out = json.loads(raw)
+        try:
+            out = json.loads(raw)
+            if not isinstance(out, dict):
+                raise ValueError("not an object")
+            calls = out["calls"] if out.get("state") == "need" else []
+            start = out.get("from")
+            if out.get("state") == "need" and (not calls or not isinstance(start, int)):
+                raise ValueError("unexpected report")
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            return self._judge_error(problem, st, f"the trusted check's report is unreadable "
+                                     f"({exc})", stderr_tail=(r.stderr or "")[-2000:])
         if out.get("state") == "need":
-            start = out["from"]
             if start <= st.last_from:
                 return self._judge_error(problem, st, "check() asks different arguments on a "
                                          "replay (not reproducible)", proxy_nondeterministic=True)
             st.last_from = start
             del st.results[start:], st.fps[start:], st.calls[start:]
             st.died = {i: d for i, d in st.died.items() if i < start}
-            for c in out["calls"]:
+            for c in calls:
                 st.fps.append(c["fp"])
                 st.calls.append({"args": c["args"], "kwargs": c["kwargs"], "rng": c.get("rng")})
             return None

@@ -27,6 +27,8 @@ from pathlib import Path
 KNOWN_FILE = "__qce_known.json"
 RESULTS_FILE = "__qce_results.bin"
 OUT_FILE = "__qce_trusted.json"
+#: the program's files never become code in the check's process
+_CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".pyd", ".pyw", ".so", ".pth", ".dll", ".dylib")
 MAX_SPECULATED = 2000
 MAX_SPECULATED_BYTES = 16 << 20
 
@@ -234,6 +236,8 @@ def main(transport_source, check_source, entry_point):
         sys.stdout.flush()
         os._exit(0)
 
+    # nothing in the working dir (where the program's files land) is importable here
+    sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
     if files:
         try:
             raw_files = files[-1][1]
@@ -247,7 +251,8 @@ def main(transport_source, check_source, entry_point):
                 raise t.PayloadError("files: expected an object")
             for name, data in written.items():
                 if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", str(name)) or \
-                        name.startswith("__qce") or not isinstance(data, str):
+                        name.startswith("__qce") or not isinstance(data, str) or \
+                        name.lower().endswith(_CODE_SUFFIXES):
                     raise t.PayloadError(f"files: name {str(name)[:80]!r} not accepted")
                 raw = t._unb64(data, t.BOUNDS)
                 if name.endswith(".qpy"):
