@@ -20,7 +20,6 @@ from typing import Any
 
 from quantum_codegen_eval.benchmarks.qiskit_humaneval import CONFIGS, FIELDS, SPLIT, task_from_row
 from quantum_codegen_eval.dataset_cards import card_body, yaml_header
-from quantum_codegen_eval.judges.qiskit_humaneval.modes import check_mode
 
 FILES = {"normal": "dataset_qiskit_test_human_eval.json",
          "hard": "dataset_qiskit_test_human_eval_hard.json"}
@@ -38,8 +37,7 @@ def _find(src: Path, name: str) -> Path:
 
 
 def records(source: str | Path) -> dict[str, list[dict[str, str]]]:
-    """{config: rows}, in upstream order, validated (string fields, unique ids); each row also
-    gets ``check_mode``: how the judge checks the task (``proxy`` or ``proxy_unsupported``)."""
+    """{config: rows}, in upstream order, validated (string fields, unique ids)."""
     src = Path(source)
     out: dict[str, list[dict[str, str]]] = {}
     for cfg in CONFIGS:
@@ -61,7 +59,7 @@ def records(source: str | Path) -> dict[str, list[dict[str, str]]]:
             if task.task_id in seen:
                 raise SourceError(f"{path}: record {i}: duplicate task_id {task.task_id!r}")
             seen.add(task.task_id)
-            rows.append({**{f: rec[f] for f in FIELDS}, "check_mode": check_mode(task)})
+            rows.append({f: rec[f] for f in FIELDS})
         out[cfg] = rows
     return out
 
@@ -69,7 +67,16 @@ def records(source: str | Path) -> dict[str, list[dict[str, str]]]:
 def _features():
     import datasets
 
+    # check_mode (not upstream): how the judge checks the task, see judges.qiskit_humaneval.modes
     return datasets.Features({f: datasets.Value("string") for f in (*FIELDS, "check_mode")})
+
+
+def _with_check_mode(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    from types import SimpleNamespace
+
+    from quantum_codegen_eval.judges.qiskit_humaneval import check_mode
+
+    return [{**row, "check_mode": check_mode(SimpleNamespace(**row))} for row in rows]
 
 
 def card_yaml(counts: dict[str, int], sizes: dict[str, int]) -> str:
@@ -107,7 +114,7 @@ def build(source: str | Path, out: str | Path, **options: Any) -> dict[str, Any]
         folder.mkdir(parents=True, exist_ok=True)
         for old in folder.glob("*.parquet"):
             old.unlink()
-        ds = datasets.Dataset.from_list(rows, features=_features())
+        ds = datasets.Dataset.from_list(_with_check_mode(rows), features=_features())
         ds.to_parquet(str(folder / f"{SPLIT}-00000-of-00001.parquet"))
         counts[cfg] = len(rows)
         sizes[cfg] = ds.data.nbytes
