@@ -75,7 +75,16 @@ def manifest_entries(trees: dict[str, Tree]) -> list[dict[str, Any]]:
 def _features():
     import datasets
 
-    return datasets.Features({f: datasets.Value("string") for f in FIELDS})
+    # check_mode (not upstream): how the judge checks the task, see judges.qiskit_humaneval.modes
+    return datasets.Features({f: datasets.Value("string") for f in (*FIELDS, "check_mode")})
+
+
+def _with_check_mode(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    from types import SimpleNamespace
+
+    from quantum_codegen_eval.judges.qiskit_humaneval import check_mode
+
+    return [{**row, "check_mode": check_mode(SimpleNamespace(**row))} for row in rows]
 
 
 def card_yaml(counts: dict[str, int], sizes: dict[str, int]) -> str:
@@ -120,7 +129,7 @@ def build(source: str | Path | None, out: str | Path, *, github_url: str | None 
         folder.mkdir(parents=True, exist_ok=True)
         for old in folder.glob("*.parquet"):
             old.unlink()
-        ds = datasets.Dataset.from_list(rows, features=_features())
+        ds = datasets.Dataset.from_list(_with_check_mode(rows), features=_features())
         ds.to_parquet(str(folder / f"{SPLIT}-00000-of-00001.parquet"))
         counts[cfg] = len(rows)
         sizes[cfg] = ds.data.nbytes

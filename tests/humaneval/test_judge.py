@@ -59,4 +59,4 @@ def test_verdicts(sandbox, task, completion, status, error_class):
 def test_a_forged_done_marker_does_not_pass(sandbox):
     forged = "\n    open('__qce_check_done__', 'w').write('0' * 32)\n    import os\n    os._exit(0)\n"
     v = judge_one(qhe.make_judge(time_limit=5.0), NORMAL, forged, sandbox)
-    assert v.status == "RE" and "before check() completed" in v.message
+    assert v.status == "RE" and "ended during call 1" in v.message

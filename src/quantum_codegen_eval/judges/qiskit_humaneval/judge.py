@@ -1,0 +1,292 @@
+"""The Qiskit HumanEval judge: the test's ``check(candidate)`` in a trusted process, the
+candidate in the sandbox, reached through a proxy.
+
+Stages (judges/base.py): ``T0`` a trusted job runs ``check(proxy)`` until the first call and
+reports its arguments (and, speculatively, the next calls'); ``U1`` the candidate's job runs the
+completion and calls the function on all recorded arguments, in order, in one fresh process,
+returning the results serialised (``transport.py``); ``T1`` the trusted job replays ``check``
+from the start with the known results rebuilt as real objects; ... until ``check`` completes or
+raises. A call's first recorded result is final (a re-run only rebuilds the program's state).
+The verdict is decided from the trusted job's report only; the candidate's bytes are split into
+frames here and parsed (bounded) only in the trusted job.
+
+Status mapping: ``check`` completes -> ``AC``; ``AssertionError`` -> ``WA``; any other uncaught
+exception (from the check or re-raised from the candidate's call) -> ``RE`` classified by type;
+a returned value that cannot cross safely -> ``RE`` (``details["proxy_unsupported"]``); a
+malformed payload -> ``RE``; the program dying in a call or at top level -> ``RE``/``TLE``/
+``MLE``; no code -> ``FORMAT``. ``time_limit`` counts CPU seconds per job; the wall clock is
+capped at ``WALL_FACTOR`` times that.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...verdict import TestResult, Verdict
+from ..base import MAX_STAGES, judge_error
+from . import frames, runner, trusted
+from .modes import UNSUPPORTED, check_mode, task_number
+from .program import candidate_program, check_source, completion_code
+
+BENCHMARK = "qiskit_humaneval"
+DEFAULT_TIME_LIMIT = 60.0
+#: the wall clock allows this many times the CPU limit: a loaded machine must not turn a slow
+#: run into TLE, while a program that sleeps or waits still ends
+WALL_FACTOR = 3.0
+#: candidate runs per sample: stages are T0, (U, T) * rounds
+MAX_ROUNDS = (MAX_STAGES - 1) // 2
+PRELOAD = ("numpy", "qiskit", "qiskit_aer")
+#: a candidate job's output larger than this is malformed (the sandbox caps files anyway)
+MAX_FRAMES_BYTES = 64 << 20
+
+#: uncaught exception type -> error class (see docs/benchmarks/qiskit_humaneval.md)
+_HALLUCINATION = {"ImportError", "ModuleNotFoundError", "AttributeError", "NameError"}
+_FORMATTING = {"SyntaxError", "IndentationError", "TabError"}
+_TRANSPORT = Path(__file__).with_name("transport.py")
+
+
+def _error_class(exc_type: str) -> str:
+    if exc_type == "AssertionError":
+        return "reasoning"
+    if exc_type in _HALLUCINATION:
+        return "hallucination"
+    if exc_type in _FORMATTING:
+        return "formatting"
+    return "api_misuse"
+
+
+@dataclass
+class _State:
+    """What the stages so far established for one sample."""
+
+    fps: list[str] = field(default_factory=list)      # argument fingerprints, by call
+    calls: list[dict] = field(default_factory=list)   # encoded arguments, by call
+    results: list[tuple[bytes, bytes]] = field(default_factory=list)  # first result frames
+    died: dict[int, dict] = field(default_factory=dict)
+    files: bytes | None = None
+    rounds: int = 0
+    last_from: int = -1
+    wall: float = 0.0
+
+
+@dataclass
+class QiskitHumanEvalJudge:
+    """Judge for Qiskit HumanEval (normal and hard). ``time_limit``: CPU seconds per job."""
+
+    time_limit: float = DEFAULT_TIME_LIMIT
+    memory_mb: int = 4096
+    benchmark: str = BENCHMARK
+
+    # ------------------------------------------------------------------ jobs
+    def _limits(self):
+        from ...execution import Limits
+
+        return Limits(wall_time=self.time_limit * WALL_FACTOR, cpu_time=self.time_limit,
+                      memory_mb=self.memory_mb)
+
+    def _trusted_job(self, problem: Any, st: _State):
+        from ...execution import Job
+
+        body = b"".join(frames.pack(k, p) for k, p in st.results)
+        if st.files is not None:
+            body += frames.pack(b"F", st.files)
+        known = json.dumps({"fps": st.fps[:len(st.results)]})
+        source = trusted.job_source(_TRANSPORT.read_text(encoding="utf-8"),
+                                    check_source(problem), problem.entry_point)
+        return Job(source, id=f"{problem.config}:{problem.task_id}:t{st.rounds}",
+                   files={trusted.KNOWN_FILE: known, trusted.RESULTS_FILE: body},
+                   collect=(trusted.OUT_FILE,), limits=self._limits(), preload=PRELOAD,
+                   trusted=True)
+
+    def _candidate_job(self, problem: Any, completion: str, st: _State):
+        from ...execution import Job
+
+        source = runner.job_source(_TRANSPORT.read_text(encoding="utf-8"),
+                                   candidate_program(problem, completion), problem.entry_point)
+        calls = [{"args": c["args"], "kwargs": c["kwargs"], "rng": c.get("rng")}
+                 for c in st.calls]
+        return Job(source, id=f"{problem.config}:{problem.task_id}:u{st.rounds + 1}",
+                   files={runner.CALLS_FILE: json.dumps(calls)},
+                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=PRELOAD)
+
+    def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
+        if not isinstance(completion, str) or not completion_code(completion).strip():
+            return Verdict(BENCHMARK, problem.task_id, "FORMAT", 0, 1, error_class="formatting",
+                           message="the completion contains no code",
+                           details=self._details(problem, _State()))
+        return [self._trusted_job(problem, _State())]
+
+    # ------------------------------------------------------------------ decide
+    def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
+        st = _State()
+        for k, r in enumerate(results):
+            st.wall += r.wall_time or 0.0
+            last = k == len(results) - 1
+            step = self._after_trusted(problem, st, r) if k % 2 == 0 else \
+                self._after_candidate(problem, st, r)
+            if isinstance(step, Verdict):
+                return step
+            if last:
+                if k % 2 == 1:
+                    return [self._trusted_job(problem, st)]
+                if st.rounds >= MAX_ROUNDS:
+                    return self._judge_error(problem, st, f"check() needs more than {MAX_ROUNDS} "
+                                             "rounds of calls", proxy_rounds_exceeded=True)
+                return [self._candidate_job(problem, completion, st)]
+        raise AssertionError("decide() without results")  # pragma: no cover
+
+    def _after_candidate(self, problem: Any, st: _State, r: Any) -> Verdict | None:
+        st.rounds += 1
+        raw = r.files.get(runner.FRAMES_FILE, b"")
+        try:
+            if len(raw) > MAX_FRAMES_BYTES:
+                raise ValueError(f"{len(raw)} bytes of output")
+            got = frames.split(raw, kinds=(b"L", b"C", b"F", b"E"))
+        except ValueError as exc:
+            return self._verdict(problem, st, "RE", "api_misuse",
+                                 f"the program's output is malformed (or cut at the "
+                                 f"file-size limit): {exc}")
+        if not got or got[0][0] != b"L":
+            return self._top_level(problem, st, r)
+        calls = [f for f in got if f[0] == b"C"]
+        files = [p for k, p in got if k == b"F"]
+        st.files = files[-1] if files else None
+        frozen = len(st.results)
+        st.results.extend(calls[frozen:len(st.calls)])
+        if len(st.results) < len(st.calls):
+            i = len(st.results)
+            info = {"status": r.status, "exit_code": r.exit_code, "signal": r.signal,
+                    "exception": r.exception.type.rsplit(".", 1)[-1] if r.exception else None,
+                    "message": r.exception.message[:500] if r.exception else ""}
+            st.died[i] = info
+            st.results.append((b"D", json.dumps(info).encode()))
+            del st.calls[i + 1:], st.fps[i + 1:]
+        return None
+
+    def _after_trusted(self, problem: Any, st: _State, r: Any) -> Verdict | None:
+        raw = r.files.get(trusted.OUT_FILE)
+        if raw is None:
+            if r.status == "timeout":
+                return self._verdict(problem, st, "TLE", "timeout",
+                                     f"check() over {self.time_limit:g} CPU s on the results")
+            if r.status == "memory":
+                return self._verdict(problem, st, "MLE", "timeout",
+                                     f"check() over {self.memory_mb} MB on the results")
+            if r.exception is None and r.status in ("crashed", "killed"):
+                return self._verdict(problem, st, "RE", "api_misuse",
+                                     f"the check process died on the program's results "
+                                     f"({r.status}, signal {r.signal})")
+            why = (f"{r.exception.type}: {r.exception.message}" if r.exception
+                   else f"{r.status} (exit code {r.exit_code})")
+            return self._judge_error(problem, st, f"the trusted check failed: {why}"[:500],
+                                     stderr_tail=(r.stderr or "")[-2000:])
+        try:
+            out = json.loads(raw)
+            if not isinstance(out, dict):
+                raise ValueError("not an object")
+            calls = out["calls"] if out.get("state") == "need" else []
+            start = out.get("from")
+            if out.get("state") == "need" and (not calls or not isinstance(start, int)):
+                raise ValueError("unexpected report")
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            return self._judge_error(problem, st, f"the trusted check's report is unreadable "
+                                     f"({exc})", stderr_tail=(r.stderr or "")[-2000:])
+        if out.get("state") == "need":
+            if start <= st.last_from:
+                return self._judge_error(problem, st, "check() asks different arguments on a "
+                                         "replay (not reproducible)", proxy_nondeterministic=True)
+            st.last_from = start
+            del st.results[start:], st.fps[start:], st.calls[start:]
+            st.died = {i: d for i, d in st.died.items() if i < start}
+            for c in calls:
+                st.fps.append(c["fp"])
+                st.calls.append({"args": c["args"], "kwargs": c["kwargs"], "rng": c.get("rng")})
+            return None
+        if st.rounds == 0:  # check() never called the candidate: still run its program once
+            st.fps, st.calls, st.results = [], [], []
+            return None
+        return self._outcome(problem, st, out)
+
+    # ------------------------------------------------------------------ verdicts
+    def _outcome(self, problem: Any, st: _State, out: dict) -> Verdict:
+        result = out.get("result")
+        if result == "pass":
+            return self._verdict(problem, st, "AC", None, "")
+        if result == "fail":
+            exc = str(out.get("type"))
+            where = "in the program's function: " if out.get("origin") == "candidate" else ""
+            return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
+                                 _error_class(exc), f"{where}{exc}: {out.get('message', '')}")
+        reason, i, message = out.get("reason"), out.get("index"), out.get("message", "")
+        call = f"call {i + 1}" if isinstance(i, int) else "the program"
+        if reason == "limit":
+            return self._judge_error(problem, st, f"{call} returned a {message}: a limit of "
+                                     "the transport, not counted as the program's error",
+                                     proxy_unsupported=message)
+        if reason == "unsupported":
+            return self._verdict(problem, st, "RE", "api_misuse",
+                                 f"{call} returned a {message}, which cannot be passed safely to "
+                                 "the check (unsupported type)", proxy_unsupported=message)
+        if reason == "payload":
+            return self._verdict(problem, st, "RE", "api_misuse",
+                                 f"{call}: malformed result: {message}")
+        if reason == "exit":
+            return self._verdict(problem, st, "RE", "api_misuse", f"{call}: {message}")
+        died = st.died.get(i, {}) if isinstance(i, int) else {}
+        if died.get("status") == "timeout":
+            return self._verdict(problem, st, "TLE", "timeout", f"{call}: over "
+                                 f"{self.time_limit:g} CPU s or "
+                                 f"{self.time_limit * WALL_FACTOR:g} s wall")
+        if died.get("status") == "memory":
+            return self._verdict(problem, st, "MLE", "timeout",
+                                 f"{call}: over {self.memory_mb} MB")
+        if died.get("exception"):
+            exc = died["exception"]
+            return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
+                                 _error_class(exc), f"{call}: {exc}: {died.get('message', '')}")
+        return self._verdict(problem, st, "RE", "api_misuse",
+                             f"the program ended during {call} (status {died.get('status')}, "
+                             f"exit code {died.get('exit_code')}, signal {died.get('signal')})")
+
+    def _top_level(self, problem: Any, st: _State, r: Any) -> Verdict:
+        """The candidate's program failed before its function could be called."""
+        if r.status == "timeout":
+            return self._verdict(problem, st, "TLE", "timeout", f"over {self.time_limit:g} CPU s "
+                                 f"or {self.time_limit * WALL_FACTOR:g} s wall", r)
+        if r.status == "memory":
+            return self._verdict(problem, st, "MLE", "timeout", f"over {self.memory_mb} MB", r)
+        if r.exception is not None:
+            exc = r.exception.type.rsplit(".", 1)[-1]
+            return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
+                                 _error_class(exc), f"{exc}: {r.exception.message}".strip(), r)
+        return self._verdict(problem, st, "RE", "api_misuse",
+                             f"the program exited before check() ran ({r.status}, exit code "
+                             f"{r.exit_code}, signal {r.signal})", r)
+
+    def _details(self, problem: Any, st: _State, **extra: Any) -> dict[str, Any]:
+        return {"config": problem.config, "check_mode": check_mode(problem),
+                "rounds": st.rounds, "calls": len(st.results), **extra}
+
+    def _verdict(self, problem: Any, st: _State, status: str, error_class: str | None,
+                 message: str, r: Any = None, **extra: Any) -> Verdict:
+        if status != "AC" and check_mode(problem) != "proxy":
+            return self._judge_error(problem, st, f"this task cannot be checked through the "
+                                     f"proxy ({UNSUPPORTED.get(task_number(problem.task_id))}); "
+                                     f"the check said: {message}"[:1000], **extra)
+        passed = status == "AC"
+        detail = TestResult(name="check", passed=passed, status=status, message=message,
+                            seconds=st.wall)
+        details = self._details(problem, st, **extra)
+        if r is not None:
+            details["stderr_tail"] = (r.stderr or "")[-2000:]
+        return Verdict(BENCHMARK, problem.task_id, status, int(passed), 1, [detail],
+                       error_class=error_class, message=message,
+                       timings={"wall_time": st.wall}, details=details)
+
+    def _judge_error(self, problem: Any, st: _State, message: str, **extra: Any) -> Verdict:
+        v = judge_error(self, problem.task_id, message)
+        v.details.update(self._details(problem, st, **extra))
+        return v

@@ -1,0 +1,89 @@
+"""The programs of a task: what the candidate's job runs and what the trusted check runs.
+
+* the candidate's program: normal tasks ``prompt + completion`` (when the completion already
+  defines ``entry_point`` at the top level it comes after the prompt, whose docstring-only stub
+  it replaces); hard tasks (the prompt is prose) just the completion;
+* the check's program: the prompt (normal tasks: its imports, which upstream tests rely on) and
+  the test, without the test's own top-level ``check(...)`` call.
+
+``build_program`` is the upstream single-process layout (candidate program + test +
+``check(entry_point)``), kept for metrics (``candidate_code``) and for reading.
+
+>>> from quantum_codegen_eval.benchmarks.qiskit_humaneval import Task
+>>> t = Task("qiskitHumanEval/x", "def f(x):\\n    \\"\\"\\"Add one.\\"\\"\\"\\n", "    return x + 1\\n",
+...          "def check(candidate):\\n    assert candidate(1) == 2\\n", "f", "basic", "normal")
+>>> print(build_program(t, "    return x + 1\\n").splitlines()[-1])
+check(f)
+>>> print(check_source(t).splitlines()[-1])
+    assert candidate(1) == 2
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from ...codeblocks import extract_code
+
+
+def _defines(code: str, name: str) -> bool:
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return bool(re.search(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", code, re.MULTILINE))
+    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+               and n.name == name for n in tree.body)
+
+
+def _calls_check(test: str) -> bool:
+    return bool(re.search(r"^check\s*\(", test, re.MULTILINE))
+
+
+def completion_code(completion: str) -> str:
+    """The code in a completion: fenced Python blocks if any, else the whole text."""
+    code = extract_code(completion, plain_ok=True)
+    return code if code is not None else ""
+
+
+def candidate_program(task: Any, completion: str) -> str:
+    """What the candidate's job runs before its function is called (no test in it)."""
+    code = completion_code(completion)
+    if task.config == "hard" or _calls_check(task.test):
+        return code
+    if _defines(code, task.entry_point):
+        return task.prompt.rstrip() + "\n\n\n" + code
+    # the upstream bodies start with a newline; a model's may not
+    return task.prompt.rstrip(" \t") + "\n" + code.lstrip("\n")
+
+
+def build_program(task: Any, completion: str) -> str:
+    """The upstream single-process program (candidate program + test + ``check(...)``)."""
+    program = (candidate_program(task, completion).rstrip("\n") + "\n\n\n"
+               + task.test.rstrip("\n") + "\n")
+    if not _calls_check(task.test):
+        program += f"\n\ncheck({task.entry_point})\n"
+    return program
+
+
+def _strip_check_calls(test: str) -> str:
+    """The test without its top-level ``check(...)`` statements (the judge calls check)."""
+    try:
+        tree = ast.parse(test)
+    except SyntaxError:
+        return re.sub(r"^check\s*\(.*\)\s*$", "", test, flags=re.MULTILINE)
+    lines = test.splitlines(keepends=True)
+    for node in tree.body:
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name) and node.value.func.id == "check"):
+            for i in range(node.lineno - 1, node.end_lineno or node.lineno):
+                lines[i] = "\n"
+    return "".join(lines)
+
+
+def check_source(task: Any) -> str:
+    """What the trusted check job executes before calling ``check(proxy)``."""
+    test = _strip_check_calls(task.test).rstrip("\n") + "\n"
+    if task.config == "hard" or _calls_check(task.test):
+        return test
+    return task.prompt.rstrip() + "\n\n\n" + test

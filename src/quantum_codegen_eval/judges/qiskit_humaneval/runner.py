@@ -1,0 +1,99 @@
+"""The untrusted side: run the candidate's program, then call its function on the given inputs.
+
+The text of this module is the body of the sandbox job that runs the completion, followed by
+``main(transport_source, program, entry_point)`` (see :func:`job_source`); the job cannot import
+this package. The calls come from ``__qce_calls.json``; the results go to ``__qce_frames.bin``
+(see ``frames.py``). It holds no test, no expected value and no verdict: whatever the program
+does in this process, it can only change the data it returns.
+"""
+
+import json
+import os
+import struct
+import sys
+import types
+from pathlib import Path
+
+CALLS_FILE = "__qce_calls.json"
+FRAMES_FILE = "__qce_frames.bin"
+#: files the program leaves in its working dir travel to the check (a test may read one)
+MAX_FILES, MAX_FILE_BYTES, MAX_FILES_BYTES = 16, 1 << 20, 4 << 20
+
+
+def _mutable(value):
+    return type(value).__name__ in ("list", "dict", "ndarray", "QuantumCircuit")
+
+
+def _record(t, fn, call):
+    """Run one call; (record, stop). The record is the return value or the exception."""
+    args = [t.decode(a) for a in call["args"]]
+    kwargs = {k: t.decode(v) for k, v in call["kwargs"]}
+    rng = call.get("rng")
+    if rng:  # start from the test's global random states, as in one process
+        import random
+
+        import numpy as np
+
+        state = t.decode(rng)
+        np.random.set_state(state["np"])
+        random.setstate(state["py"])
+    slots = list(enumerate(args)) + list(kwargs.items())
+    before = {k: t.fingerprint(v) for k, v in slots if _mutable(v)}
+    try:
+        rec = {"ok": True, "value": t.encode(fn(*args, **kwargs))}
+    except SystemExit as exc:
+        return {"ok": False, "exit": repr(exc.code)[:200]}, True
+    except BaseException as exc:  # the candidate's exception is data too
+        try:
+            message = str(exc)[:4000]
+        except BaseException:
+            message = "<unprintable>"
+        rec = {"ok": False, "exc": {"type": type(exc).__name__,
+                                    "module": str(type(exc).__module__), "message": message}}
+    rec["mutated"] = [[k, t.encode(v)] for k, v in slots
+                      if k in before and t.fingerprint(v) != before[k]]
+    return rec, False
+
+
+def _files(t):
+    out, total = {}, 0
+    for name in sorted(os.listdir("."))[:256]:
+        if name.startswith("__qce") or not os.path.isfile(name):
+            continue
+        size = os.path.getsize(name)
+        if size > MAX_FILE_BYTES or total + size > MAX_FILES_BYTES or len(out) >= MAX_FILES:
+            continue
+        out[name] = t._b64(Path(name).read_bytes())
+        total += size
+    return out
+
+
+def main(transport_source, program, entry_point):
+    t = sys.modules["_qce_transport"] = types.ModuleType("_qce_transport")
+    exec(compile(transport_source, "<transport>", "exec"), t.__dict__)
+    calls = json.loads(Path(CALLS_FILE).read_text(encoding="utf-8"))
+    out = open(FRAMES_FILE, "wb", buffering=0)  # noqa: SIM115 - written frame by frame
+
+    def frame(kind, payload=b""):
+        out.write(struct.pack(">cI", kind, len(payload)) + payload)
+
+    ns = {"__name__": "__main__", "__builtins__": __builtins__}
+    exec(compile(program, "<completion>", "exec"), ns)
+    if entry_point not in ns:
+        raise NameError(f"name {entry_point!r} is not defined")
+    frame(b"L")
+    fn = ns[entry_point]
+    for call in calls:
+        rec, stop = _record(t, fn, call)
+        frame(b"C", json.dumps(rec).encode())
+        if stop:
+            break
+    frame(b"F", json.dumps(_files(t)).encode())
+    frame(b"E")
+    out.close()
+
+
+def job_source(transport_source: str, program: str, entry_point: str) -> str:
+    """The source of the candidate's job."""
+    return (Path(__file__).read_text(encoding="utf-8")
+            + f"\n\nmain({transport_source!r}, {program!r}, {entry_point!r})\n")

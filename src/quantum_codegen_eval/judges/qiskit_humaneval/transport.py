@@ -1,0 +1,857 @@
+"""Safe serialisation of the values that cross between ``check()`` and the candidate.
+
+``encode(value)`` turns a value into tagged JSON data (``json.dumps``-able); ``decode(data)``
+rebuilds real objects from it. Circuits travel as QPY, arrays as ``np.save`` bytes (read back
+with ``allow_pickle=False``), quantum-info objects as their arrays, figures as PNG; plain
+numbers, strings, lists, tuples, dicts and sets as JSON. Nothing is ever unpickled.
+
+``decode`` is the defensive side: it runs in the trusted check process on bytes the candidate
+produced, so every claim is bounded (:class:`Bounds`: bytes, nesting depth, items, array
+elements, qubits, instructions) and anything malformed raises :class:`PayloadError`. A value the
+encoder cannot carry becomes ``{"$": "unsupported", "type": ...}``; decoding it raises
+:class:`UnsupportedValue`. ``fingerprint(value)`` is a comparable text of a value (circuits by
+their structure, since QPY embeds random parameter UUIDs).
+
+This module is self-contained (standard library, numpy and qiskit imported lazily): its source
+text is sent into the sandbox jobs, which cannot import this package.
+
+>>> decode(encode({"a": (1, 2.5, None), "b": [True, "x", 1j]}))
+{'a': (1, 2.5, None), 'b': [True, 'x', 1j]}
+>>> try:
+...     decode({"$": "tuple", "v": 3})
+... except PayloadError as exc:
+...     print(exc)
+tuple: expected a list
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+
+class PayloadError(ValueError):
+    """A payload that is malformed or over a bound."""
+
+
+class UnsupportedValue(ValueError):
+    """A value of a type that cannot cross safely (its type name is the message)."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    bytes: int = 48 * 1024 * 1024
+    depth: int = 48
+    items: int = 1_000_000
+    elements: int = 1 << 22
+    qubits: int = 1024
+    clbits: int = 1 << 16
+    instructions: int = 2_000_000
+    string: int = 1 << 20
+    int_digits: int = 4000
+    image_pixels: int = 16_000_000
+
+
+BOUNDS = Bounds()
+_PLAIN_DTYPES = set("biufc")
+_MAX_DIM = 32
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _unb64(text: Any, bounds: Bounds) -> bytes:
+    if not isinstance(text, str) or len(text) > bounds.bytes * 4 // 3 + 4:
+        raise PayloadError("binary field: expected a bounded base64 string")
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError) as exc:
+        raise PayloadError(f"binary field: bad base64 ({exc})") from None
+
+
+def _type_name(value: Any) -> str:
+    t = type(value)
+    return f"{t.__module__}.{t.__qualname__}"
+
+
+# --------------------------------------------------------------------------- encoding
+
+def _npy(array: Any) -> str:
+    import numpy as np
+
+    buf = io.BytesIO()
+    np.save(buf, np.ascontiguousarray(array), allow_pickle=False)
+    return _b64(buf.getvalue())
+
+
+class TransportLimit(UnsupportedValue):
+    """A value of a supported kind that the transport cannot carry (e.g. QPY cannot read it
+    back): a limit of the judge, not the program's fault."""
+
+
+def _qpy(circuit: Any) -> str:
+    from qiskit import qpy
+
+    buf = io.BytesIO()
+    try:
+        qpy.dump(circuit, buf)
+        qpy.load(io.BytesIO(buf.getvalue()))  # what the check cannot read back is not sent
+    except Exception as exc:
+        raise TransportLimit(f"qiskit.circuit.QuantumCircuit that QPY cannot carry "
+                             f"({type(exc).__name__}: {str(exc)[:200]})") from None
+    return _b64(buf.getvalue())
+
+
+def _circuit_text(circuit: Any) -> str:
+    """A structural description of a circuit (for fingerprints)."""
+    rows = [f"{circuit.num_qubits}q{circuit.num_clbits}c {circuit.global_phase!s} "
+            f"{[(r.name, r.size) for r in circuit.qregs]} {[(r.name, r.size) for r in circuit.cregs]}"]
+    for inst in circuit.data:
+        op = inst.operation
+        params = []
+        for p in getattr(op, "params", []):
+            params.append(p.tolist() if hasattr(p, "tolist") else str(p))
+        rows.append(f"{op.name} {params} {[circuit.find_bit(q).index for q in inst.qubits]} "
+                    f"{[circuit.find_bit(c).index for c in inst.clbits]}")
+    return "\n".join(rows)
+
+
+def _qinfo(value: Any, fp: bool) -> dict | None:
+    """Quantum-info objects by their arrays, or ``None`` when ``value`` is none of them."""
+    try:
+        from qiskit.quantum_info import (
+            Choi,
+            Clifford,
+            DensityMatrix,
+            Operator,
+            Pauli,
+            ScalarOp,
+            SparsePauliOp,
+            StabilizerState,
+            Statevector,
+            SuperOp,
+        )
+    except ImportError:  # pragma: no cover - qiskit is always installed where this runs
+        return None
+    if isinstance(value, (Statevector, DensityMatrix)):
+        return {"$": type(value).__name__, "data": _enc(value.data, fp, 0),
+                "dims": [int(d) for d in value.dims()]}
+    if isinstance(value, (Operator, Choi, SuperOp)):
+        return {"$": type(value).__name__, "data": _enc(value.data, fp, 0),
+                "input_dims": [int(d) for d in value.input_dims()],
+                "output_dims": [int(d) for d in value.output_dims()]}
+    if isinstance(value, ScalarOp):
+        return {"$": "ScalarOp", "dims": [int(d) for d in value.input_dims()],
+                "coeff": _enc(complex(value.coeff), fp, 0)}
+    if isinstance(value, SparsePauliOp):
+        return {"$": "SparsePauliOp", "x": _enc(value.paulis.x, fp, 0),
+                "z": _enc(value.paulis.z, fp, 0), "phase": _enc(value.paulis.phase, fp, 0),
+                "coeffs": _enc(value.coeffs, fp, 0)}
+    if isinstance(value, Pauli):
+        return {"$": "Pauli", "label": value.to_label()}
+    if isinstance(value, Clifford):
+        return {"$": "Clifford", "tableau": _enc(value.tableau, fp, 0)}
+    if isinstance(value, StabilizerState):
+        return {"$": "StabilizerState", "tableau": _enc(value.clifford.tableau, fp, 0)}
+    return None
+
+
+def _enc(value: Any, fp: bool, depth: int) -> Any:
+    if depth > BOUNDS.depth:
+        raise UnsupportedValue("a value nested deeper than the transport allows")
+    if value is None or type(value) in (bool, str):
+        return value
+    if type(value) is int:
+        return value if abs(value) < 2**53 else {"$": "int", "v": str(value)}
+    if type(value) is float:
+        return value if math.isfinite(value) else {"$": "float", "v": repr(value)}
+    if type(value) is complex:
+        return {"$": "complex", "v": [_enc(value.real, fp, depth), _enc(value.imag, fp, depth)]}
+    if isinstance(value, (list, tuple, set, frozenset)) and type(value).__module__ == "builtins":
+        items = [_enc(v, fp, depth + 1) for v in value]
+        if type(value) is list:
+            return items
+        if type(value) in (set, frozenset):
+            items = sorted(items, key=lambda v: json.dumps(v, sort_keys=True))
+        return {"$": type(value).__name__, "v": items}
+    if isinstance(value, dict):
+        kind = type(value).__name__ if type(value).__name__ in ("Counts", "PropertySet") else "dict"
+        pairs = [[_enc(k, fp, depth + 1), _enc(v, fp, depth + 1)] for k, v in value.items()]
+        return {"$": kind, "v": pairs}
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover
+        np = None
+    if np is not None:
+        if isinstance(value, np.generic) and value.dtype.kind in _PLAIN_DTYPES:
+            return {"$": "npscalar", "dtype": value.dtype.str, "v": _enc(value.item(), fp, depth)}
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind not in _PLAIN_DTYPES:
+                raise UnsupportedValue(f"numpy array of dtype {value.dtype}")
+            if fp:
+                return {"$": "ndarray", "shape": list(value.shape), "dtype": value.dtype.str,
+                        "v": _enc(value.tolist(), False, depth)}
+            return {"$": "ndarray", "npy": _npy(value)}
+    for base in (str, int, float, complex):  # subclasses travel as their plain value
+        if isinstance(value, base) and not isinstance(value, bool):
+            return _enc(base(value), fp, depth)
+    return _enc_qiskit(value, fp, depth)
+
+
+def _enc_qiskit(value: Any, fp: bool, depth: int) -> Any:
+    from qiskit import QuantumCircuit
+    from qiskit.circuit import Instruction
+
+    if isinstance(value, QuantumCircuit):
+        out = {"$": "circuit", "cls": _type_name(value)}
+        out.update({"text": _circuit_text(value)} if fp else {"qpy": _qpy(value)})
+        return out
+    if isinstance(value, Instruction):
+        holder = QuantumCircuit(value.num_qubits, value.num_clbits)
+        holder.append(value, range(value.num_qubits), range(value.num_clbits))
+        out = {"$": "instruction"}
+        out.update({"text": _circuit_text(holder)} if fp else {"qpy": _qpy(holder)})
+        return out
+    q = _qinfo(value, fp)
+    if q is not None:
+        return q
+    name = _type_name(value)
+    if name == "qiskit._accelerate.circuit.DAGCircuit" or name.endswith("DAGCircuit"):
+        from qiskit.converters import dag_to_circuit
+
+        return {"$": "dag", "circuit": _enc(dag_to_circuit(value), fp, depth + 1)}
+    if name == "qiskit.primitives.containers.bit_array.BitArray":
+        return {"$": "BitArray", "array": _enc(value.array, fp, depth + 1),
+                "num_bits": int(value.num_bits)}
+    if name == "qiskit.transpiler.coupling.CouplingMap":
+        return {"$": "CouplingMap", "edges": [[int(a), int(b)] for a, b in value.get_edges()],
+                "nodes": [int(n) for n in value.physical_qubits]}
+    if type(value).__name__.startswith("Fake") and ".fake_provider." in name:
+        return {"$": "fake_backend", "name": type(value).__name__}
+    if name == "qiskit.transpiler.target.Target":
+        return _enc_target(value, fp, depth)
+    if name == "qiskit.quantum_info.operators.dihedral.dihedral.CNOTDihedral":
+        return {"$": "CNOTDihedral", "circuit": _enc(value.to_circuit(), fp, depth + 1)}
+    if name == "qiskit_aer.noise.noise_model.NoiseModel":
+        import warnings
+
+        d = value.to_dict(serializable=True)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                type(value).from_dict(json.loads(json.dumps(d)))
+        except Exception:
+            raise TransportLimit(f"{name} whose to_dict() does not read back") from None
+        return {"$": "NoiseModel", "dict": _enc(d, fp, depth + 1)}
+    if name == "qiskit.primitives.containers.primitive_result.PrimitiveResult":
+        return {"$": "PrimitiveResult", "pubs": [_enc_pub(p, fp, depth + 1) for p in value],
+                "metadata": _lenient(value.metadata, fp, depth + 1)}
+    if name.endswith(("PubResult", ".SamplerPubResult")):
+        return _enc_pub(value, fp, depth)
+    if _is_job(value):
+        return {"$": "job", "result": _enc(value.result(), fp, depth + 1)}
+    if name == "matplotlib.figure.Figure":
+        buf = io.BytesIO()
+        value.savefig(buf, format="png", dpi=50)
+        return {"$": "figure", "png": "" if fp else _b64(buf.getvalue())}
+    raise UnsupportedValue(name)
+
+
+def _lenient(value: Any, fp: bool, depth: int) -> Any:
+    """Metadata: carried when it can be, else dropped (``{}``)."""
+    try:
+        return _enc(value, fp, depth)
+    except UnsupportedValue:
+        return {"$": "dict", "v": []}
+
+
+def _enc_pub(pub: Any, fp: bool, depth: int) -> dict:
+    data = pub.data
+    fields = [[k, _enc(v, fp, depth + 1)] for k, v in data.items()]
+    return {"$": "PubResult", "cls": type(pub).__name__, "shape": [int(d) for d in data.shape],
+            "fields": fields, "metadata": _lenient(pub.metadata, fp, depth + 1)}
+
+
+def _enc_target(target: Any, fp: bool, depth: int) -> dict:
+    """A target by its instructions and their properties (duration, error) per qargs."""
+    entries = []
+    for name in target.operation_names:
+        op = target.operation_from_name(name)
+        if isinstance(op, type) and op.__module__.startswith("qiskit.circuit.controlflow"):
+            op_data = {"$": "controlflow", "name": op.__name__}
+        elif isinstance(op, type):
+            raise UnsupportedValue("a Target with a variadic (class) instruction")
+        else:
+            op_data = _enc(op, fp, depth + 1)
+        props = []
+        for qargs, p in target[name].items():
+            props.append([None if qargs is None else [int(q) for q in qargs],
+                          None if p is None else [_enc(p.duration, fp, depth + 1),
+                                                  _enc(p.error, fp, depth + 1)]])
+        entries.append([name, op_data, props])
+    return {"$": "Target", "num_qubits": target.num_qubits, "dt": _enc(target.dt, fp, depth + 1),
+            "entries": entries}
+
+
+def _is_job(value: Any) -> bool:
+    try:
+        from qiskit.primitives.base.base_primitive_job import BasePrimitiveJob
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(value, BasePrimitiveJob)
+
+
+def encode(value: Any, *, fingerprint_mode: bool = False) -> Any:
+    """Tagged JSON data for ``value``; unsupported types become an ``unsupported`` tag."""
+    try:
+        return _enc(value, fingerprint_mode, 0)
+    except TransportLimit as exc:
+        return {"$": "unsupported", "type": str(exc), "limit": True}
+    except UnsupportedValue as exc:
+        return {"$": "unsupported", "type": str(exc)}
+    except RecursionError:
+        return {"$": "unsupported", "type": "a value nested too deeply"}
+
+
+def fingerprint(value: Any) -> str:
+    """A comparable text of ``value`` (equal for equal arguments across processes)."""
+    return json.dumps(encode(value, fingerprint_mode=True), sort_keys=True)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(encode(value), allow_nan=False)
+
+
+# --------------------------------------------------------------------------- decoding
+
+class _Budget:
+    def __init__(self, bounds: Bounds):
+        self.bounds, self.items, self.elements = bounds, 0, 0
+
+    def item(self) -> None:
+        self.items += 1
+        if self.items > self.bounds.items:
+            raise PayloadError(f"more than {self.bounds.items} items")
+
+    def array(self, n: int) -> None:
+        self.elements += n
+        if self.elements > self.bounds.elements:
+            raise PayloadError(f"more than {self.bounds.elements} array elements in all")
+
+
+def _check_npy_header(data: bytes, bounds: Bounds) -> None:
+    import numpy as np
+    from numpy.lib import format as npf
+
+    buf = io.BytesIO(data)
+    try:
+        version = npf.read_magic(buf)
+        if version == (1, 0):
+            shape, _order, dtype = npf.read_array_header_1_0(buf)
+        elif version == (2, 0):
+            shape, _order, dtype = npf.read_array_header_2_0(buf)
+        else:
+            raise PayloadError(f"array: npy version {version} not accepted")
+    except PayloadError:
+        raise
+    except Exception as exc:
+        raise PayloadError(f"array: bad npy header ({type(exc).__name__}: {exc})") from None
+    if dtype.kind not in _PLAIN_DTYPES or dtype.hasobject:
+        raise PayloadError(f"array: dtype {dtype} not accepted")
+    if len(shape) > _MAX_DIM or any(d < 0 for d in shape):
+        raise PayloadError("array: bad shape")
+    n = int(np.prod(shape, dtype=object)) if shape else 1
+    if n > bounds.elements:
+        raise PayloadError(f"array: {n} elements, over {bounds.elements}")
+
+
+def _ndarray(data: Any, budget: _Budget) -> Any:
+    import numpy as np
+
+    if not isinstance(data, dict) or data.get("$") != "ndarray" or "npy" not in data:
+        raise PayloadError("expected an array")
+    raw = _unb64(data["npy"], budget.bounds)
+    _check_npy_header(raw, budget.bounds)
+    try:
+        arr = np.load(io.BytesIO(raw), allow_pickle=False)
+    except Exception as exc:
+        raise PayloadError(f"array: {type(exc).__name__}: {exc}") from None
+    if not isinstance(arr, np.ndarray) or arr.dtype.kind not in _PLAIN_DTYPES:
+        raise PayloadError("array: not a plain numeric array")
+    budget.array(arr.size)
+    return arr
+
+
+_QPY_FILE = "!6sBBBBQc"
+_QPY_CIRCUIT = "!H1cHIIQIQI"
+
+
+def _check_qpy_header(raw: bytes, bounds: Bounds) -> None:
+    from qiskit.qpy import QPY_VERSION
+
+    head = struct.calcsize(_QPY_FILE)
+    if len(raw) < head + 9:
+        raise PayloadError("circuit: QPY data too short")
+    preface, version, _ma, _mi, _pa, programs, _sym = struct.unpack_from(_QPY_FILE, raw, 0)
+    if preface != b"QISKIT" or version != QPY_VERSION or programs != 1 or version < 16:
+        raise PayloadError(f"circuit: QPY header not accepted (version {version}, "
+                           f"{programs} programs; expected version {QPY_VERSION}, 1 program)")
+    if raw[head:head + 1] != b"q":
+        raise PayloadError("circuit: QPY program is not a circuit")
+    (offset,) = struct.unpack_from("!Q", raw, head + 1)
+    if offset < head + 9 or offset + struct.calcsize(_QPY_CIRCUIT) > len(raw):
+        raise PayloadError("circuit: QPY program offset out of range")
+    (name_size, _gt, phase_size, nq, nc, meta, nreg, ninst, nvars) = struct.unpack_from(
+        _QPY_CIRCUIT, raw, offset)
+    if nq > bounds.qubits or nc > bounds.clbits or ninst > bounds.instructions:
+        raise PayloadError(f"circuit: claims {nq} qubits, {nc} clbits, {ninst} instructions "
+                           f"(bounds {bounds.qubits}, {bounds.clbits}, {bounds.instructions})")
+    if max(name_size, phase_size, meta) > len(raw) or nreg > nq + nc + 64 or nvars > 1 << 16:
+        raise PayloadError("circuit: QPY header claims more than the data holds")
+
+
+def _circuit(data: dict, budget: _Budget) -> Any:
+    from qiskit import QuantumCircuit, qpy
+
+    raw = _unb64(data.get("qpy"), budget.bounds)
+    _check_qpy_header(raw, budget.bounds)
+    try:
+        circuits = qpy.load(io.BytesIO(raw))
+    except Exception as exc:
+        raise PayloadError(f"circuit: QPY not readable ({type(exc).__name__}: {exc})") from None
+    if len(circuits) != 1 or type(circuits[0]) is not QuantumCircuit:
+        raise PayloadError("circuit: expected exactly one circuit")
+    qc = circuits[0]
+    if qc.num_qubits > budget.bounds.qubits or len(qc.data) > budget.bounds.instructions:
+        raise PayloadError("circuit: over the bounds")
+    budget.item()
+    return qc
+
+
+def _int(text: Any, bounds: Bounds) -> int:
+    if not isinstance(text, str) or len(text) > bounds.int_digits:
+        raise PayloadError("int: expected a bounded decimal string")
+    try:
+        return int(text)
+    except ValueError:
+        raise PayloadError("int: not a decimal") from None
+
+
+def _float(v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        if isinstance(v, dict) and v.get("$") == "float" and v.get("v") in ("nan", "inf", "-inf"):
+            return float(v["v"])
+        raise PayloadError("expected a number")
+    return float(v)
+
+
+def _dims(v: Any) -> tuple[int, ...]:
+    if not isinstance(v, list) or len(v) > 64 or not all(
+            type(d) is int and 0 < d <= 1 << 16 for d in v):
+        raise PayloadError("bad dims")
+    return tuple(v)
+
+
+def _png_figure(raw: bytes, bounds: Bounds) -> Any:
+    if raw[:8] != b"\x89PNG\r\n\x1a\n" or len(raw) < 24 or raw[12:16] != b"IHDR":
+        raise PayloadError("figure: not a PNG image")
+    width, height = struct.unpack(">II", raw[16:24])
+    if width * height > bounds.image_pixels or not width or not height:
+        raise PayloadError(f"figure: {width}x{height} pixels is over the bound")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.image as mpimg
+    import matplotlib.pyplot as plt
+
+    try:
+        image = mpimg.imread(io.BytesIO(raw), format="png")
+    except Exception as exc:
+        raise PayloadError(f"figure: PNG not readable ({type(exc).__name__})") from None
+    fig = plt.figure(figsize=(width / 50, height / 50), dpi=50)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.imshow(image)
+    ax.set_axis_off()
+    return fig
+
+
+def _dec(data: Any, budget: _Budget, depth: int) -> Any:
+    if depth > budget.bounds.depth:
+        raise PayloadError(f"nested deeper than {budget.bounds.depth}")
+    budget.item()
+    if data is None or type(data) in (bool, int, float):
+        return data
+    if type(data) is str:
+        if len(data) > budget.bounds.string:
+            raise PayloadError("string over the bound")
+        return data
+    if type(data) is list:
+        return [_dec(v, budget, depth + 1) for v in data]
+    if type(data) is not dict or not isinstance(data.get("$"), str):
+        raise PayloadError(f"unexpected {type(data).__name__} in payload")
+    tag = data["$"]
+    handler = _DECODERS.get(tag)
+    if handler is None:
+        if tag == "unsupported":
+            cls = TransportLimit if data.get("limit") is True else UnsupportedValue
+            raise cls(str(data.get("type", "?"))[:300])
+        raise PayloadError(f"unknown tag {tag[:40]!r}")
+    return handler(data, budget, depth)
+
+
+def _seq(data: dict, budget: _Budget, depth: int, kind: str) -> list:
+    v = data.get("v")
+    if type(v) is not list:
+        raise PayloadError(f"{kind}: expected a list")
+    return [_dec(x, budget, depth + 1) for x in v]
+
+
+def _dec_dict(data: dict, budget: _Budget, depth: int) -> dict:
+    out = {}
+    for pair in _seq(data, budget, depth, data["$"]):
+        if type(pair) is not list or len(pair) != 2:
+            raise PayloadError("dict: expected [key, value] pairs")
+        try:
+            out[pair[0]] = pair[1]
+        except TypeError:
+            raise PayloadError("dict: unhashable key") from None
+    if data["$"] == "Counts":
+        from qiskit.result import Counts
+
+        try:
+            return Counts(out)
+        except Exception as exc:
+            raise PayloadError(f"Counts: {type(exc).__name__}") from None
+    if data["$"] == "PropertySet":
+        from qiskit.passmanager.compilation_status import PropertySet
+
+        ps = PropertySet()
+        ps.update(out)
+        return ps
+    return out
+
+
+def _hashable(items: list, kind: str) -> Any:
+    try:
+        return set(items) if kind == "set" else frozenset(items)
+    except TypeError:
+        raise PayloadError(f"{kind}: unhashable item") from None
+
+
+def _qinfo_dec(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit import quantum_info as qi
+
+    tag = data["$"]
+    try:
+        if tag in ("Statevector", "DensityMatrix"):
+            arr = _ndarray(data.get("data"), budget)
+            return getattr(qi, tag)(arr, dims=_dims(data.get("dims")))
+        if tag in ("Operator", "Choi", "SuperOp"):
+            arr = _ndarray(data.get("data"), budget)
+            return getattr(qi, tag)(arr, input_dims=_dims(data.get("input_dims")),
+                                    output_dims=_dims(data.get("output_dims")))
+        if tag == "ScalarOp":
+            c = _dec(data.get("coeff"), budget, depth + 1)
+            if not isinstance(c, (int, float, complex)) or isinstance(c, bool):
+                raise PayloadError("ScalarOp: bad coefficient")
+            return qi.ScalarOp(_dims(data.get("dims")), coeff=c)
+        if tag == "SparsePauliOp":
+            x, z = _ndarray(data.get("x"), budget), _ndarray(data.get("z"), budget)
+            phase, coeffs = _ndarray(data.get("phase"), budget), _ndarray(data.get("coeffs"), budget)
+            if x.dtype.kind != "b" or z.dtype.kind != "b" or x.shape != z.shape or x.ndim != 2:
+                raise PayloadError("SparsePauliOp: bad x/z tables")
+            paulis = qi.PauliList.from_symplectic(z, x, phase.astype(int))
+            return qi.SparsePauliOp(paulis, coeffs)
+        if tag == "Pauli":
+            label = data.get("label")
+            if type(label) is not str or len(label) > budget.bounds.qubits + 4:
+                raise PayloadError("Pauli: bad label")
+            return qi.Pauli(label)
+        if tag in ("Clifford", "StabilizerState"):
+            tab = _ndarray(data.get("tableau"), budget)
+            if tab.dtype.kind != "b" or tab.ndim != 2 or tab.shape[0] > 2 * budget.bounds.qubits:
+                raise PayloadError(f"{tag}: bad tableau")
+            cliff = qi.Clifford(tab, validate=True)
+            return cliff if tag == "Clifford" else qi.StabilizerState(cliff)
+    except PayloadError:
+        raise
+    except Exception as exc:
+        raise PayloadError(f"{tag}: {type(exc).__name__}: {str(exc)[:200]}") from None
+    raise PayloadError(f"unknown tag {tag!r}")  # pragma: no cover
+
+
+def _npscalar(data: dict, budget: _Budget, depth: int) -> Any:
+    import numpy as np
+
+    dtype = data.get("dtype")
+    if type(dtype) is not str or len(dtype) > 8:
+        raise PayloadError("npscalar: bad dtype")
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        raise PayloadError("npscalar: bad dtype") from None
+    if dt.kind not in _PLAIN_DTYPES:
+        raise PayloadError("npscalar: dtype not accepted")
+    v = _dec(data.get("v"), budget, depth + 1)
+    if not isinstance(v, (bool, int, float, complex)):
+        raise PayloadError("npscalar: not a number")
+    try:
+        return dt.type(v)
+    except (OverflowError, ValueError, TypeError):
+        raise PayloadError("npscalar: value does not fit its dtype") from None
+
+
+def _instruction(data: dict, budget: _Budget, depth: int) -> Any:
+    qc = _circuit(data, budget)
+    if len(qc.data) != 1:
+        raise PayloadError("instruction: expected one instruction")
+    return qc.data[0].operation
+
+
+def _dag(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.converters import circuit_to_dag
+
+    inner = data.get("circuit")
+    if type(inner) is not dict or inner.get("$") != "circuit":
+        raise PayloadError("dag: expected a circuit")
+    return circuit_to_dag(_circuit(inner, budget))
+
+
+def _bit_array(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.primitives.containers.bit_array import BitArray
+
+    arr, n = _ndarray(data.get("array"), budget), data.get("num_bits")
+    if type(n) is not int or n < 0 or arr.dtype != "uint8":
+        raise PayloadError("BitArray: bad fields")
+    try:
+        return BitArray(arr, n)
+    except Exception as exc:
+        raise PayloadError(f"BitArray: {type(exc).__name__}") from None
+
+
+def _coupling_map(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.transpiler import CouplingMap
+
+    edges, nodes = data.get("edges"), data.get("nodes")
+    if type(edges) is not list or type(nodes) is not list or len(edges) > 1 << 20:
+        raise PayloadError("CouplingMap: bad fields")
+    ok = all(type(e) is list and len(e) == 2 and all(type(i) is int and 0 <= i < 1 << 20
+                                                     for i in e) for e in edges)
+    if not ok or not all(type(i) is int and 0 <= i < 1 << 20 for i in nodes):
+        raise PayloadError("CouplingMap: bad edges")
+    budget.array(len(edges) + len(nodes))
+    cmap = CouplingMap([tuple(e) for e in edges])
+    for n in nodes:
+        if n not in cmap.physical_qubits:
+            cmap.add_physical_qubit(n)
+    return cmap
+
+
+def _fake_backend(data: dict, budget: _Budget, depth: int) -> Any:
+    import re
+
+    name = data.get("name")
+    if type(name) is not str or not re.fullmatch(r"Fake[A-Za-z0-9_]{1,40}", name):
+        raise PayloadError("fake_backend: bad name")
+    from qiskit_ibm_runtime import fake_provider
+
+    cls = getattr(fake_provider, name, None)
+    if not isinstance(cls, type):
+        raise PayloadError(f"fake_backend: no {name} in qiskit_ibm_runtime.fake_provider")
+    return cls()
+
+
+def _figure(data: dict, budget: _Budget, depth: int) -> Any:
+    return _png_figure(_unb64(data.get("png"), budget.bounds), budget.bounds)
+
+
+def _cnot_dihedral(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.quantum_info import CNOTDihedral
+
+    inner = data.get("circuit")
+    if type(inner) is not dict or inner.get("$") != "circuit":
+        raise PayloadError("CNOTDihedral: expected a circuit")
+    qc = _circuit(inner, budget)
+    if qc.num_qubits > 64:
+        raise PayloadError("CNOTDihedral: more than 64 qubits")
+    try:
+        return CNOTDihedral(qc)
+    except Exception as exc:
+        raise PayloadError(f"CNOTDihedral: {type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+def _noise_model(data: dict, budget: _Budget, depth: int) -> Any:
+    import warnings
+
+    from qiskit_aer.noise import NoiseModel
+
+    d = _dec(data.get("dict"), budget, depth + 1)
+    if type(d) is not dict:
+        raise PayloadError("NoiseModel: expected a dict")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return NoiseModel.from_dict(d)
+    except Exception as exc:
+        raise PayloadError(f"NoiseModel: {type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+def _pub(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.primitives.containers import DataBin, PubResult, SamplerPubResult
+
+    shape, fields = data.get("shape"), data.get("fields")
+    if type(fields) is not list or type(shape) is not list or len(shape) > _MAX_DIM or not all(
+            type(d) is int and 0 <= d < 1 << 30 for d in shape):
+        raise PayloadError("PubResult: bad fields")
+    kw = {}
+    for pair in fields:
+        if (type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str
+                or not pair[0].isidentifier() or pair[0].startswith("_")):
+            raise PayloadError("PubResult: bad field")
+        kw[pair[0]] = _dec(pair[1], budget, depth + 1)
+    meta = _dec(data.get("metadata"), budget, depth + 1)
+    if type(meta) is not dict:
+        raise PayloadError("PubResult: bad metadata")
+    cls = SamplerPubResult if data.get("cls") == "SamplerPubResult" else PubResult
+    try:
+        return cls(DataBin(**kw, shape=tuple(shape)), meta)
+    except Exception as exc:
+        raise PayloadError(f"PubResult: {type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+def _primitive_result(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.primitives.containers import PrimitiveResult
+
+    pubs, meta = data.get("pubs"), _dec(data.get("metadata"), budget, depth + 1)
+    if type(pubs) is not list or type(meta) is not dict:
+        raise PayloadError("PrimitiveResult: bad fields")
+    items = [_dec(p, budget, depth + 1) for p in pubs]
+    if not all(type(p).__name__ in ("PubResult", "SamplerPubResult") for p in items):
+        raise PayloadError("PrimitiveResult: expected pub results")
+    return PrimitiveResult(items, meta)
+
+
+def _job(data: dict, budget: _Budget, depth: int) -> Any:
+    """A finished job whose result is the candidate's (rebuilt) job result."""
+    from qiskit.primitives.primitive_job import PrimitiveJob
+
+    result = _dec(data.get("result"), budget, depth + 1)
+    job = PrimitiveJob(lambda: result)
+    job._submit()
+    job.result()
+    return job
+
+
+def _opt_float(v: Any) -> float | None:
+    return None if v is None else _float(v)
+
+
+def _target(data: dict, budget: _Budget, depth: int) -> Any:
+    from qiskit.circuit import Instruction
+    from qiskit.transpiler import InstructionProperties, Target
+
+    n, entries = data.get("num_qubits"), data.get("entries")
+    if (n is not None and (type(n) is not int or not 0 <= n <= budget.bounds.qubits)
+            or type(entries) is not list or len(entries) > 10_000):
+        raise PayloadError("Target: bad fields")
+    dt = _dec(data.get("dt"), budget, depth + 1)
+    try:
+        target = Target(num_qubits=n, dt=None if dt is None else _float(dt))
+        for entry in entries:
+            if type(entry) is not list or len(entry) != 3 or type(entry[0]) is not str:
+                raise PayloadError("Target: bad entry")
+            name, op, props = entry[0], entry[1], entry[2]
+            if type(op) is dict and op.get("$") == "controlflow":
+                from qiskit.circuit import ControlFlowOp, controlflow
+
+                op = getattr(controlflow, str(op.get("name")), None)
+                if not (isinstance(op, type) and issubclass(op, ControlFlowOp)):
+                    raise PayloadError("Target: bad control-flow instruction")
+            else:
+                op = _dec(op, budget, depth + 1)
+                if not isinstance(op, Instruction):
+                    raise PayloadError("Target: bad instruction")
+            if type(props) is not list:
+                raise PayloadError("Target: bad instruction")
+            table = {}
+            for pair in props:
+                budget.item()
+                if type(pair) is not list or len(pair) != 2:
+                    raise PayloadError("Target: bad properties")
+                qargs, p = pair
+                if qargs is not None and (type(qargs) is not list or not all(
+                        type(q) is int and 0 <= q < (n or 0) for q in qargs)):
+                    raise PayloadError("Target: bad qargs")
+                key = None if qargs is None else tuple(qargs)
+                table[key] = None if p is None else InstructionProperties(
+                    duration=_opt_float(p[0]), error=_opt_float(p[1]))
+            if isinstance(op, type):
+                target.add_instruction(op, name=name)
+            else:
+                target.add_instruction(op, table or None, name=name)
+        return target
+    except PayloadError:
+        raise
+    except Exception as exc:
+        raise PayloadError(f"Target: {type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+_DECODERS = {
+    "Target": _target,
+    "CNOTDihedral": _cnot_dihedral,
+    "NoiseModel": _noise_model,
+    "PubResult": _pub,
+    "PrimitiveResult": _primitive_result,
+    "job": _job,
+    "int": lambda d, b, _: _int(d.get("v"), b.bounds),
+    "float": lambda d, b, _: _float(d),
+    "complex": lambda d, b, depth: complex(*map(_float, _seq(d, b, depth, "complex")[:2])),
+    "tuple": lambda d, b, depth: tuple(_seq(d, b, depth, "tuple")),
+    "set": lambda d, b, depth: _hashable(_seq(d, b, depth, "set"), "set"),
+    "frozenset": lambda d, b, depth: _hashable(_seq(d, b, depth, "frozenset"), "frozenset"),
+    "dict": _dec_dict, "Counts": _dec_dict, "PropertySet": _dec_dict,
+    "npscalar": _npscalar,
+    "ndarray": lambda d, b, _: _ndarray(d, b),
+    "circuit": lambda d, b, _: _circuit(d, b),
+    "instruction": _instruction,
+    "dag": _dag,
+    "BitArray": _bit_array,
+    "CouplingMap": _coupling_map,
+    "fake_backend": _fake_backend,
+    "figure": _figure,
+    **{k: _qinfo_dec for k in ("Statevector", "DensityMatrix", "Operator", "Choi", "SuperOp",
+                               "ScalarOp", "SparsePauliOp", "Pauli", "Clifford",
+                               "StabilizerState")},
+}
+
+
+def decode(data: Any, bounds: Bounds = BOUNDS) -> Any:
+    """Rebuild a value from tagged JSON data; :class:`PayloadError` when malformed or too big,
+    :class:`UnsupportedValue` for a value the candidate's side could not encode."""
+    try:
+        return _dec(data, _Budget(bounds), 0)
+    except RecursionError:
+        raise PayloadError("nested too deeply") from None
+    except (PayloadError, UnsupportedValue):
+        raise
+    except (TypeError, ValueError, OverflowError, MemoryError) as exc:
+        raise PayloadError(f"{type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+def loads(text: str | bytes, bounds: Bounds = BOUNDS) -> Any:
+    """``decode(json.loads(text))`` with the byte bound applied first."""
+    if len(text) > bounds.bytes:
+        raise PayloadError(f"payload of {len(text)} bytes is over {bounds.bytes}")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise PayloadError("JSON nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise PayloadError(f"not JSON: {str(exc)[:120]}") from None
+    return decode(data, bounds)

@@ -1,0 +1,301 @@
+"""The trusted side: run the test's ``check(candidate)`` against a proxy of the candidate.
+
+The text of this module is the body of a trusted sandbox job (the judge's own code, the task's
+prompt and test; no completion code), followed by ``main(...)`` (see :func:`job_source`). The
+proxy answers the calls whose results the candidate's job already produced (``__qce_known.json``
+lists each call's argument fingerprint; ``__qce_results.bin`` holds the result frames), rebuilt
+from safe serialisations. At the first call with no known result it records the arguments, then
+keeps going *speculatively* to collect the next calls' arguments (an unknown result is a
+stand-in: the candidate's own earlier result for the same arguments, else a placeholder whose
+first use ends the speculation), so that one round of the candidate's job answers many calls.
+The outcome goes to ``__qce_trusted.json``.
+
+Random seeds (``random``, ``numpy``'s legacy and ``default_rng(None)``) are fixed, so a replay
+asks the same calls in the same order. Failures of the proxy itself (malformed or unsupported
+payloads, the program dying in a call) are ``BaseException`` subclasses, so a test's
+``except Exception`` cannot swallow them.
+"""
+
+import json
+import os
+import re
+import struct
+import sys
+import types
+from pathlib import Path
+
+KNOWN_FILE = "__qce_known.json"
+RESULTS_FILE = "__qce_results.bin"
+OUT_FILE = "__qce_trusted.json"
+#: the program's files never become code in the check's process
+_CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".pyd", ".pyw", ".so", ".pth", ".dll", ".dylib")
+MAX_SPECULATED = 2000
+MAX_SPECULATED_BYTES = 16 << 20
+
+
+class ProxyFailure(BaseException):
+    """The proxy cannot answer: reason is ``payload``, ``unsupported``, ``died`` or ``exit``."""
+
+    def __init__(self, reason, message, index):
+        super().__init__(message)
+        self.reason, self.message, self.index = reason, message, index
+
+
+class SpeculationEnd(BaseException):
+    """A speculative run touched a result it does not have (or hit a limit)."""
+
+
+class CandidateError(Exception):
+    """An exception the candidate raised whose type is not a builtin one."""
+
+
+class Pending:
+    """Stands for an unknown result during speculation; any use ends the speculation."""
+
+    __slots__ = ()
+
+    def _end(self, *args, **kwargs):
+        raise SpeculationEnd()
+
+    __getattr__ = __call__ = __bool__ = __len__ = __iter__ = __getitem__ = __contains__ = _end
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = _end
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = _end
+    __rtruediv__ = __floordiv__ = __mod__ = __pow__ = __neg__ = __abs__ = __float__ = _end
+    __int__ = __index__ = __complex__ = __repr__ = __str__ = __format__ = __array__ = _end
+    __matmul__ = __rmatmul__ = __and__ = __or__ = __xor__ = __round__ = _end
+
+
+def _read_frames(data):
+    out, pos = [], 0
+    while pos + 5 <= len(data):
+        kind, size = struct.unpack_from(">cI", data, pos)
+        out.append((kind, data[pos + 5:pos + 5 + size]))
+        pos += 5 + size
+    return out
+
+
+def _seed():
+    import random
+
+    import numpy as np
+
+    random.seed(1234)
+    np.random.seed(1234)
+    original = np.random.default_rng
+    counter = [0]
+
+    def default_rng(seed=None):
+        if seed is None:
+            counter[0] += 1
+            seed = 1234 + counter[0]
+        return original(seed)
+
+    np.random.default_rng = default_rng
+    # module-level generators made at import time (qiskit.quantum_info's DEFAULT_RNG, ...)
+    for mod_name in sorted(sys.modules):
+        mod = sys.modules.get(mod_name)
+        for attr, value in list(getattr(mod, "__dict__", {}).items()):
+            if isinstance(value, np.random.Generator):
+                setattr(mod, attr, default_rng())
+
+
+def rng_state():
+    """The global random states at a call (the candidate's job starts its call from them, as
+    it would in the test's process; nothing flows back)."""
+    import random
+
+    import numpy as np
+
+    return {"np": np.random.get_state(), "py": random.getstate()}
+
+
+def _exception(info):
+    import builtins
+
+    name = str(info.get("type", "Exception"))[:100]
+    message = str(info.get("message", ""))[:4000]
+    cls = getattr(builtins, name, None) if name.isidentifier() else None
+    exc = None
+    if isinstance(cls, type) and issubclass(cls, Exception):
+        try:
+            exc = cls(message)
+        except Exception:
+            exc = None
+    if exc is None:
+        exc = CandidateError(f"{name}: {message}")
+    exc._qce_candidate = name
+    return exc
+
+
+def _apply_mutation(original, new):
+    """Make ``original`` (an argument check() holds) equal to the candidate's mutated copy."""
+    if isinstance(original, list) and isinstance(new, list):
+        original[:] = new
+    elif isinstance(original, dict) and isinstance(new, dict):
+        original.clear()
+        original.update(new)
+    elif type(original).__name__ == "ndarray" and getattr(new, "shape", None) == original.shape:
+        original[...] = new
+    elif type(original).__name__ == "QuantumCircuit" and type(new) is type(original):
+        original.__dict__.clear()
+        original.__dict__.update(new.__dict__)
+    else:
+        return False
+    return True
+
+
+class Proxy:
+    def __init__(self, t, known, results):
+        self.t, self.known, self.results = t, known, results
+        self.index = 0
+        self.need_from = None
+        self.speculated, self.spec_bytes = [], 0
+        self.used = 0
+
+    def _answer(self, i, frame, args, kwargs):
+        kind, payload = frame
+        if kind == b"D":
+            raise ProxyFailure("died", "the program ended during this call", i)
+        t = self.t
+        try:
+            if len(payload) > t.BOUNDS.bytes:
+                raise t.PayloadError(f"{len(payload)} bytes is over {t.BOUNDS.bytes}")
+            try:
+                rec = json.loads(payload)
+            except (ValueError, RecursionError):
+                raise t.PayloadError("a call record that is not JSON") from None
+            if not isinstance(rec, dict) or not isinstance(rec.get("ok"), bool):
+                raise t.PayloadError("a call record without 'ok'")
+            mutated = rec.get("mutated") or []
+            if not isinstance(mutated, list) or len(mutated) > len(args) + len(kwargs):
+                raise t.PayloadError("bad 'mutated' list")
+            changes = []
+            for slot in mutated:
+                if not isinstance(slot, list) or len(slot) != 2:
+                    raise t.PayloadError("bad 'mutated' entry")
+                changes.append((slot[0], t.decode(slot[1])))
+            value = t.decode(rec.get("value")) if rec["ok"] else None
+        except t.TransportLimit as exc:
+            raise ProxyFailure("limit", str(exc), i) from None
+        except t.UnsupportedValue as exc:
+            raise ProxyFailure("unsupported", str(exc), i) from None
+        except t.PayloadError as exc:
+            raise ProxyFailure("payload", str(exc), i) from None
+        for key, new in changes:
+            target = (args[key] if type(key) is int and 0 <= key < len(args)
+                      else kwargs.get(key) if isinstance(key, str) else None)
+            if target is None or not _apply_mutation(target, new):
+                raise ProxyFailure("payload", f"cannot apply a change to argument {key!r}", i)
+        if rec["ok"]:
+            return value
+        if "exit" in rec:
+            raise ProxyFailure("exit", f"the program called sys.exit({rec['exit']})", i)
+        info = rec.get("exc")
+        if not isinstance(info, dict):
+            raise ProxyFailure("payload", "a failed call record without 'exc'", i)
+        raise _exception(info)
+
+    def __call__(self, *args, **kwargs):
+        i = self.index
+        self.index += 1
+        fp = self.t.fingerprint([list(args), sorted(kwargs.items())])
+        if self.need_from is None:
+            if i < len(self.known) and i < len(self.results) and self.known[i] == fp:
+                self.used = i + 1
+                return self._answer(i, self.results[i], args, kwargs)
+            self.need_from = i
+        return self._speculate(i, fp, args, kwargs)
+
+    def _speculate(self, i, fp, args, kwargs):
+        call = {"fp": fp, "rng": self.t.encode(rng_state()),
+                "args": [self.t.encode(a) for a in args],
+                "kwargs": [[k, self.t.encode(v)] for k, v in kwargs.items()]}
+        size = len(json.dumps(call))
+        if (len(self.speculated) >= MAX_SPECULATED
+                or self.spec_bytes + size > MAX_SPECULATED_BYTES and self.speculated):
+            raise SpeculationEnd()
+        self.speculated.append(call)
+        self.spec_bytes += size
+        for j in range(min(self.need_from, len(self.results))):
+            if self.known[j] == fp and self.results[j][0] == b"C":
+                return self._answer(j, self.results[j], args, kwargs)
+        return Pending()
+
+
+def main(transport_source, check_source, entry_point):
+    t = sys.modules["_qce_transport"] = types.ModuleType("_qce_transport")
+    exec(compile(transport_source, "<transport>", "exec"), t.__dict__)
+    known = json.loads(Path(KNOWN_FILE).read_text(encoding="utf-8"))
+    frames = _read_frames(Path(RESULTS_FILE).read_bytes())
+    results = [f for f in frames if f[0] in (b"C", b"D")]
+    files = [f for f in frames if f[0] == b"F"]
+    out = Path(OUT_FILE).resolve()
+
+    def emit(outcome):
+        out.write_text(json.dumps(outcome), encoding="utf-8")
+        sys.stdout.flush()
+        os._exit(0)
+
+    # nothing in the working dir (where the program's files land) is importable here
+    sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
+    if files:
+        try:
+            raw_files = files[-1][1]
+            if len(raw_files) > 8 << 20:
+                raise t.PayloadError("files: too large")
+            try:
+                written = json.loads(raw_files)
+            except (ValueError, RecursionError):
+                raise t.PayloadError("files: not JSON") from None
+            if not isinstance(written, dict):
+                raise t.PayloadError("files: expected an object")
+            for name, data in written.items():
+                if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", str(name)) or \
+                        name.startswith("__qce") or not isinstance(data, str) or \
+                        name.lower().endswith(_CODE_SUFFIXES):
+                    raise t.PayloadError(f"files: name {str(name)[:80]!r} not accepted")
+                raw = t._unb64(data, t.BOUNDS)
+                if name.endswith(".qpy"):
+                    t._check_qpy_header(raw, t.BOUNDS)
+                Path(name).write_bytes(raw)
+        except (t.PayloadError, t.UnsupportedValue) as exc:
+            emit({"state": "done", "result": "proxy", "reason": "payload",
+                  "message": f"the files the program wrote: {exc}", "index": None})
+
+    _seed()
+    proxy = Proxy(t, [c for c in known["fps"]], results)
+
+    def candidate(*args, **kwargs):
+        return proxy(*args, **kwargs)
+
+    candidate.__name__ = candidate.__qualname__ = entry_point
+    ns = {"__name__": "__qce_check__", "__builtins__": __builtins__}
+    outcome = None
+    try:
+        exec(compile(check_source, "<test>", "exec"), ns)
+        ns[entry_point] = candidate
+        ns["check"](candidate)
+        outcome = {"result": "pass"}
+    except SpeculationEnd:
+        pass
+    except ProxyFailure as exc:
+        outcome = {"result": "proxy", "reason": exc.reason, "message": exc.message,
+                   "index": exc.index}
+    except BaseException as exc:
+        name = getattr(exc, "_qce_candidate", None)
+        try:
+            message = str(exc)[:2000]
+        except BaseException:
+            message = "<unprintable>"
+        outcome = {"result": "fail", "origin": "candidate" if name else "check",
+                   "type": name or type(exc).__name__, "message": message}
+    if proxy.need_from is not None:
+        emit({"state": "need", "from": proxy.need_from, "used": proxy.used,
+              "calls": proxy.speculated})
+    emit({"state": "done", "used": proxy.used, "calls": proxy.index, **outcome})
+
+
+def job_source(transport_source: str, check_source: str, entry_point: str) -> str:
+    """The source of the trusted check job."""
+    return (Path(__file__).read_text(encoding="utf-8")
+            + f"\n\nmain({transport_source!r}, {check_source!r}, {entry_point!r})\n")
