@@ -2,7 +2,7 @@
 
 Runs as a trusted sandbox job (``Job(trusted=True)``, memory- and time-limited, forked from a
 zygote that never ran untrusted code; its source is :data:`SOURCE`). It reads
-``qcoder_check.json`` (problem limits, seed, nonce, which cases to check) and the data files the
+``qcoder_check.json`` (problem limits, seed, secret, nonce, which cases to check) and the data files the
 untrusted stage wrote, and appends one JSON line per case to ``check.jsonl`` as it goes (so a case
 that exhausts the limits is known). The parent only validates these lines.
 
@@ -39,8 +39,18 @@ def data_file(i: int, mode: str, transport: Any) -> str | None:
         transport if isinstance(transport, str) or transport is None else "?")
 
 
-def cases_for(spec: Any, problem_id: str, seed: int) -> list[dict[str, Any]]:
-    return spec.sample(random.Random(f"{seed}:{problem_id}"))
+def cases_for(spec: Any, problem_id: str, seed: int, secret: str = "") -> list[dict[str, Any]]:
+    """The test cases: public arguments from ``seed``; a case holding hidden values (keys
+    starting with ``_``: an oracle's marked item, a hidden circuit) is drawn from ``seed`` and
+    ``secret`` together, so that a program cannot precompute them from this public code."""
+    cases = spec.sample(random.Random(f"{seed}:{problem_id}"))
+    if not secret:
+        return cases
+    hidden = spec.sample(random.Random(f"{seed}:{secret}:{problem_id}"))
+    if len(hidden) != len(cases):
+        raise ValueError(f"{problem_id}: the number of cases depends on the random draw")
+    return [h if any(k.startswith("_") for k in c["args"]) else c
+            for c, h in zip(cases, hidden, strict=True)]
 
 
 def qpy_claims(data: bytes, allowed_qubits: tuple[int, ...]) -> str | None:
@@ -170,7 +180,7 @@ def main() -> None:
         cfg = json.load(fh)
     problem = cfg["problem"]
     spec = get_spec(problem["id"])
-    cases = cases_for(spec, problem["id"], cfg["seed"])
+    cases = cases_for(spec, problem["id"], cfg["seed"], cfg.get("secret", ""))
     with open(OUTPUT, "w", encoding="utf-8") as out:
         for i, name in cfg["check"]:
             try:

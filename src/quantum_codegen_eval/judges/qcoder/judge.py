@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +52,9 @@ class QCoderJudge:
     timeout: float = 60.0
     memory_mb: int = 4096
     seed: int = 0
+    #: mixed into the draw of hidden values (marked items, hidden circuits): never sent to the
+    #: untrusted stage; random per judge unless given (give one to repeat a run exactly)
+    secret: str = field(default_factory=lambda: secrets.token_hex(16), repr=False)
     #: stop checking at the first failing test (faster; tests_passed then counts up to it)
     first_failure: bool = False
     #: limits of the trusted stage (reading, checking and simulating every circuit)
@@ -65,7 +69,7 @@ class QCoderJudge:
         return get_spec(problem.id)
 
     def cases(self, problem: Any) -> list[dict[str, Any]]:
-        return check.cases_for(self.spec(problem), problem.id, self.seed)
+        return check.cases_for(self.spec(problem), problem.id, self.seed, self.secret)
 
     def nonce(self, problem: Any, completion: str) -> str:
         """The per-run oracle name suffix (a name, not a secret: see ``oracles``)."""
@@ -115,7 +119,7 @@ class QCoderJudge:
                            "query_limit": problem.query_limit,
                            "query_limit_gate": problem.query_limit_gate,
                            "banned_gates": list(problem.banned_gates)},
-               "seed": self.seed, "nonce": self.nonce(problem, completion),
+               "seed": self.seed, "secret": self.secret, "nonce": self.nonce(problem, completion),
                "check": [[i, t] for i, t in todo.items()],
                "first_failure": self.first_failure}
         return Job(check.SOURCE, id=f"qcoder-check:{problem.id}",
