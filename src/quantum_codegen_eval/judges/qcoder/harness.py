@@ -205,10 +205,30 @@ def _qcoder_harness():
             if bad:
                 emit("UME " + bad)
                 raise ImportError("module not permitted: " + bad)
-        return real_import(name, globals, locals, fromlist, level)
+        mod = real_import(name, globals, locals, fromlist, level)
+        if caller == CAND and fromlist and module_ok(name):
+            # a permitted module may hold others (``from numpy.<private> import os``) or
+            # functions that import or fetch by name (``from scipy._lib... import import_module``)
+            for f in fromlist:
+                v = getattr(mod, f, None) if isinstance_(f, str_) else None
+                vmod = getattr(v, "__module__", None)
+                if ((isinstance_(v, ModuleType) and not module_ok(v.__name__))
+                        or any_(v is d for d in DANGEROUS_FUNCS)
+                        or (isinstance_(vmod, str_) and vmod.partition(".")[0] in ESCAPES)):
+                    emit("UME from " + name + " import " + f)
+                    raise ImportError("module not permitted: from " + name + " import " + f)
+        return mod
 
     sys.addaudithook(make_hook((guard.__code__,)))
     real_import = builtins.__import__
+    import importlib, types
+    ModuleType = types.ModuleType
+    DANGEROUS_FUNCS = (importlib.import_module, importlib.reload, real_import, exec, eval,
+                       compile, getattr, setattr, delattr, globals, vars, locals, breakpoint)
+    ESCAPES = frozenset(("importlib", "operator", "functools", "pydoc", "timeit", "pickle",
+                         "marshal", "runpy", "pkgutil", "code", "codeop", "inspect", "gc",
+                         "ctypes", "os", "posix", "sys", "subprocess", "shutil", "socket",
+                         "unittest", "pytest", "copyreg", "string"))
     report = {"load_error": None, "cases": []}
 
     def write_report():
