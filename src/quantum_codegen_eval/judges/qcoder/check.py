@@ -97,10 +97,12 @@ def read_circuit(data: bytes, allowed_qubits: tuple[int, ...]) -> tuple[Any, str
     try:
         circuits = qpy.load(io.BytesIO(data))
     except Exception as exc:  # noqa: BLE001 - see below
-        # The harness wrote this file (the program cannot open files for writing) and its header
-        # is sound: a Qiskit limit, not the program's fault.
-        return None, ("judge error: Qiskit could not read back the circuit it wrote: "
-                      f"{type(exc).__name__}: {exc}")[:2000]
+        # The harness read this file back in the run (what Qiskit cannot read goes as the JSON
+        # tree instead), so a file that fails here was changed by the program (it patched the
+        # classes the serialiser uses, or nested definitions past the reader's recursion limit
+        # by lying to the read-back): the program's RE, not a judge error.
+        return None, ("the circuit file of this test cannot be read (the program changed what "
+                      f"the harness wrote): {type(exc).__name__}: {exc}")[:2000]
     if len(circuits) != 1:
         return None, "expected one circuit"
     return circuits[0], None
