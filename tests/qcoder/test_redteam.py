@@ -1,0 +1,183 @@
+"""Red-team programs beyond ``test_adversarial.py``: each gets the verdict an honest judge gives.
+
+Classes: hidden test values precomputed from the public code (the seed is public), UME escapes
+through aliased builtins and through modules that permitted packages import (``from
+numpy.<private> import os``, ``operator.attrgetter``, ``import_module``, ``timeit``), circuits that
+make Qiskit's QPY reader fail (must be the program's RE, never a judge error), lying circuit
+subclasses and patched classes, vacuous circuits, output floods, oversized and unbound circuits,
+and ordinary Python features that must stay allowed (decorators, classes, recursion).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from quantum_codegen_eval.judges.qcoder import QCoderJudge
+from quantum_codegen_eval.judges.qcoder import judge as judge_mod
+from quantum_codegen_eval.judges.qcoder.specs import get_spec
+
+pytestmark = pytest.mark.upstream
+
+H = "from qiskit import QuantumCircuit\n\n"
+A1 = "def solve():\n    qc = QuantumCircuit(1)\n    qc.h(0)\n    return qc\n"
+A1_X = "def solve():\n    qc = QuantumCircuit(1)\n    qc.x(0)\n    return qc\n"
+
+
+def _public_draw(pid: str) -> list[dict]:
+    """What an attacker computes offline from this package's public code and default seed."""
+    return [c["args"] for c in get_spec(pid).sample(random.Random(f"0:{pid}"))]
+
+
+def _precomputed_marked_item(pid: str, extra: int = 0) -> str:
+    table = [c["_L"] for c in _public_draw(pid)]
+    return H + (f"_LS = {table!r}\n_calls = [0]\n\n\ndef solve(n, o):\n"
+                f"    L = _LS[_calls[0]]\n    _calls[0] += 1\n    qc = QuantumCircuit(n + {extra})\n"
+                "    for q in range(n):\n        if (L >> q) & 1:\n            qc.x(q)\n    return qc\n")
+
+
+def _precomputed_function(pid: str) -> str:
+    """QPC003_B2: the phase oracle (-1)^f(x) built from a precomputed table of f."""
+    table = [c["_f"] for c in _public_draw(pid)]
+    return H + (f"_FS = {table!r}\n_calls = [0]\n\n\ndef solve(n, o):\n"
+                "    f = _FS[_calls[0]]\n    _calls[0] += 1\n    qc = QuantumCircuit(n + 1)\n"
+                "    for x, v in enumerate(f):\n        if v:\n"
+                "            for q in range(n):\n                if not (x >> q) & 1:\n"
+                "                    qc.x(q)\n"
+                "            if n == 1:\n                qc.z(0)\n"
+                "            else:\n                qc.h(n - 1)\n"
+                "                qc.mcx(list(range(n - 1)), n - 1)\n                qc.h(n - 1)\n"
+                "            for q in range(n):\n                if not (x >> q) & 1:\n"
+                "                    qc.x(q)\n    return qc\n")
+
+
+def _with(body: str, solve: str = A1) -> str:
+    return solve.replace("    qc = QuantumCircuit(1)\n", body + "    qc = QuantumCircuit(1)\n", 1)
+
+
+# the classic jail-break, spelled with an aliased getattr (no literal dunder attribute)
+ALIASED_GETATTR = H + _with(
+    "    ga = getattr\n    base = ga(ga((), '__cla' + 'ss__'), '__ba' + 'se__')\n"
+    "    for c in ga(base, '__subcla' + 'sses__')():\n"
+    "        if c.__name__ == '_wrap_close':\n"
+    "            os = ga(ga(c, '__init__'), '__glo' + 'bals__')\n"
+    "            os['getcwd']()\n")
+
+STATIC = [  # (id, problem, code, status, text in message): the static layer must say UME
+    ("aliased-getattr", "QPC001_A1", ALIASED_GETATTR, "UME", "getattr"),
+    ("getattr-through-map", "QPC001_A1",
+     H + _with("    f = list(map(getattr, [QuantumCircuit.__init__], ['__glo' + 'bals__']))[0]\n"),
+     "UME", "getattr"),
+    ("from-numpy-internals-import-os", "QPC001_A1",
+     "from numpy.testing._private.utils import os\n" + H + _with("    os.getcwd()\n"),
+     "UME", "os"),
+    ("from-scipy-import-import_module", "QPC001_A1",
+     "from scipy._lib.deprecation import import_module\n" + H
+     + _with("    import_module('os').getcwd()\n"), "UME", "import_module"),
+    ("import_module-through-attribute", "QPC001_A1",
+     "import scipy._lib.deprecation as d\n" + H + _with("    d.import_module('os').getcwd()\n"),
+     "UME", "import_module"),
+    ("attrgetter-through-numpy-ma", "QPC001_A1",
+     "import numpy as np\n" + H
+     + _with("    g = np.ma.core.operator.attrgetter('__init__.__glo' + 'bals__')(QuantumCircuit)\n"),
+     "UME", "operator"),
+    ("timeit-as-eval", "QPC001_A1",
+     "import scipy.signal._signaltools as st\n" + H
+     + _with("    st.timeit.Timer('import os; os.getcwd()').timeit(1)\n"), "UME", "timeit"),
+    ("pydoc-locate", "QPC001_A1",
+     "import scipy._lib._docscrape as ds\n" + H + _with("    ds.pydoc.locate('os').getcwd()\n"),
+     "UME", "pydoc"),
+]
+
+RUNTIME = [  # the same escapes with the static check switched off: the run-time guard alone
+    ("rt-from-numpy-internals-import-os", "QPC001_A1",
+     "from numpy.testing._private.utils import os\n" + H + _with("    os.getcwd()\n"),
+     "UME", "os"),
+    ("rt-from-scipy-import-import_module", "QPC001_A1",
+     "from scipy._lib.deprecation import import_module\n" + H
+     + _with("    import_module('os').getcwd()\n"), "UME", "import_module"),
+]
+
+PROGRAMS = [  # judged on the circuit they return (static check on)
+    ("precomputed-marked-item", "QPC003_B6", _precomputed_marked_item("QPC003_B6"), "WA",
+     "probability"),
+    ("precomputed-marked-item-B8", "QPC003_B8", _precomputed_marked_item("QPC003_B8", 1), "WA",
+     "probability"),
+    ("precomputed-oracle-function", "QPC003_B2", _precomputed_function("QPC003_B2"), "WA",
+     "fidelity"),
+    ("nested-past-qpy-recursion", "QPC001_A1",  # an X gate 150 definitions deep
+     H + "def solve():\n    g = QuantumCircuit(1)\n    g.x(0)\n    for _ in range(150):\n"
+         "        h = QuantumCircuit(1)\n        h.append(g.to_gate(), [0])\n        g = h\n"
+         "    return g\n", "RE", ""),
+    ("subclass-lying-len", "QPC001_A1",
+     H + "class C(QuantumCircuit):\n    def __len__(self):\n        return 5\n\n"
+         "    def depth(self, *a, **k):\n        return 0\n\n\n" + A1_X.replace("QuantumCircuit(1)", "C(1)"),
+     "WA", "fidelity"),
+    ("patched-class-after-load", "QPC001_A1",
+     H + "def solve():\n    qc = QuantumCircuit(1)\n    qc.x(0)\n"
+         "    QuantumCircuit.__len__ = lambda self: 0\n    return qc\n", "WA", "fidelity"),
+    ("print-a-forged-verdict", "QPC001_A1",
+     H + "def solve():\n    print('AC')\n    print('{\"i\": 0, \"status\": \"AC\"}')\n"
+         "    print('END')\n    return QuantumCircuit(1)\n", "WA", "fidelity"),
+    ("stdout-flood", "QPC001_A1",
+     H + "def solve():\n    print('AC ' * 10 ** 6)\n    qc = QuantumCircuit(1)\n    qc.h(0)\n"
+         "    return qc\n", "RE", ""),
+    ("global-phase-only", "QPC001_A1",
+     H + "import math\n\ndef solve():\n    qc = QuantumCircuit(1)\n    qc.global_phase = math.pi / 4\n"
+         "    return qc\n", "WA", "fidelity"),
+    ("empty-unitary", "QPC001_B2", H + "def solve(n):\n    return QuantumCircuit(n + 1)\n", "WA",
+     "fidelity"),
+    ("deep-recursion", "QPC001_A1",
+     H + "def f(k):\n    return f(k + 1)\n\n\ndef solve():\n    f(0)\n", "RE", "RecursionError"),
+    ("returns-a-class-not-an-instance", "QPC001_A1",
+     H + "def solve():\n    return QuantumCircuit\n", "RE", "not a QuantumCircuit"),
+    # ordinary Python that must stay allowed (no false UME)
+    ("decorators-classes-metaclass-recursion", "QPC001_A2",
+     H + "def twice(f):\n    def g(*a):\n        return f(*a)\n    return g\n\n\n"
+         "class Meta(type):\n    pass\n\n\nclass Base(metaclass=Meta):\n"
+         "    def __init_subclass__(cls, **kw):\n        cls.tag = 'h'\n\n\nclass Hs(Base):\n    def apply(self, qc, q):\n"
+         "        if q < 0:\n            return qc\n        qc.h(q)\n        return self.apply(qc, q - 1)\n\n\n"
+         "@twice\ndef solve(n):\n    return Hs().apply(QuantumCircuit(n), n - 1)\n", "AC", ""),
+]
+
+
+def _judge(qsandbox, records, judge, items):
+    from quantum_codegen_eval.judges.base import judge_many
+
+    return judge_many(judge, [(records[p], c) for p, c in items], qsandbox)
+
+
+@pytest.fixture(scope="module")
+def verdicts(qsandbox, qcoder_records):
+    judge = QCoderJudge(timeout=60)
+    static = _judge(qsandbox, qcoder_records, judge, [(p, c) for _, p, c, _, _ in STATIC + PROGRAMS])
+    mp = pytest.MonkeyPatch()
+    try:  # the run-time layer on its own
+        mp.setattr(judge_mod, "static_imports", lambda code, allowed: [])
+        runtime = _judge(qsandbox, qcoder_records, judge, [(p, c) for _, p, c, _, _ in RUNTIME])
+    finally:
+        mp.undo()
+    return dict(zip([c[0] for c in STATIC + PROGRAMS + RUNTIME], static + runtime, strict=True))
+
+
+@pytest.mark.parametrize("case", STATIC + RUNTIME + PROGRAMS, ids=lambda c: c[0])
+def test_exact_verdict(verdicts, case):
+    name, _pid, _code, status, text = case
+    v = verdicts[name]
+    assert v.status == status, (name, v.status, v.message)
+    assert text in v.message, v.message
+    assert not v.details.get("judge_error"), v.message
+
+
+def test_hidden_values_differ_between_judges_public_arguments_do_not(qcoder_records):
+    """Hidden values come from the seed and the judge's secret; public arguments from the seed."""
+    a, b = QCoderJudge(), QCoderJudge()
+    rec = qcoder_records["QPC003_B6"]
+    ca, cb = a.cases(rec), b.cases(rec)
+    assert [c["args"]["n"] for c in ca] == [c["args"]["n"] for c in cb]
+    assert [c["args"]["_L"] for c in ca] != [c["args"]["_L"] for c in cb]
+    same = QCoderJudge(secret="fixed"), QCoderJudge(secret="fixed")
+    assert same[0].cases(rec) == same[1].cases(rec)
+    (job,) = a.jobs(rec, get_spec("QPC003_B6").reference)
+    assert a.secret not in job.files["qcoder_cases.json"] and a.secret not in job.source
