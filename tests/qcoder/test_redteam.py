@@ -181,3 +181,26 @@ def test_hidden_values_differ_between_judges_public_arguments_do_not(qcoder_reco
     assert same[0].cases(rec) == same[1].cases(rec)
     (job,) = a.jobs(rec, get_spec("QPC003_B6").reference)
     assert a.secret not in job.files["qcoder_cases.json"] and a.secret not in job.source
+
+
+def test_oversized_outputs_are_the_programs_re_and_stay_bounded(qsandbox, qcoder_records):
+    """QPC001_C1 has 42 tests: a circuit of 400 gates with 60 000-character names is ~48 MB of
+    QPY, written once per test (~2 GB held by the evaluator before). The untrusted stage now
+    writes at most ``MAX_OUTPUT_BYTES`` for all tests together: the test that would exceed it is
+    the program's RE, and what the evaluator reads back stays within the budget."""
+    code = H + ("_C = []\n\n\n"
+                "def solve(n, L):\n    if not _C:\n        qc = QuantumCircuit(n)\n"
+                "        for i in range(400):\n"
+                "            g = QuantumCircuit(1, name='g%d' % i + 'x' * 60000).to_gate()\n"
+                "            qc.append(g, [0])\n"
+                "        _C.append(qc)\n    qc = _C[0]\n"
+                "    return qc if qc.num_qubits == n else QuantumCircuit(n)\n")
+    rec = qcoder_records["QPC001_C1"]
+    judge = QCoderJudge()
+    (job,) = judge.jobs(rec, code)
+    (first,) = qsandbox.run_jobs([job])
+    assert sum(len(v) for v in first.files.values()) <= judge_mod.MAX_OUTPUT_BYTES + (4 << 20)
+    nxt = judge.decide(rec, code, [first])
+    v = nxt if not isinstance(nxt, list) else judge.decide(rec, code, [first, *qsandbox.run_jobs(nxt)])
+    assert v.status == "RE" and "limit" in v.message, (v.status, v.message)
+    assert not v.details.get("judge_error")

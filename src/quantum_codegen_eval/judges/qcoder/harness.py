@@ -262,12 +262,21 @@ def _qcoder_harness():
         except Exception:
             readable = False
         if not readable:
-            with open("case_%d.circ.json" % i, "w") as fh:
-                json.dump(enc_circ(out, 0), fh)
+            put("case_%d.circ.json" % i, json.dumps(enc_circ(out, 0)).encode())
             return "json"
-        with open("case_%d.qpy" % i, "wb") as fh:
-            fh.write(data)
+        put("case_%d.qpy" % i, data)
         return "qpy"
+
+    budget = [cfg["max_output_bytes"]]
+
+    def put(name, data):
+        """Write one output within the budget of all tests together (the evaluator holds them)."""
+        if len(data) > budget[0]:
+            raise OverflowError("the outputs exceed the judge's limit of %d MB for all tests "
+                                "together" % (cfg["max_output_bytes"] >> 20))
+        budget[0] -= len(data)
+        with open(name, "wb") as fh:
+            fh.write(data)
 
     def main():
         builtins.__import__ = guard
@@ -301,10 +310,12 @@ def _qcoder_harness():
                 entry["seconds"] = time.perf_counter() - t0
             if cfg["classical"]:
                 try:
-                    with open("case_%d.json" % i, "w") as fh:
-                        json.dump(out, fh)
+                    put("case_%d.json" % i, json.dumps(out).encode())
                 except (TypeError, ValueError, RecursionError) as exc:
                     entry.update(status="RE", error="the returned value is not a list/int: %s" % exc)
+                    break
+                except OverflowError as exc:
+                    entry.update(status="RE", error=str(exc))
                     break
                 write_report()
                 continue
@@ -314,6 +325,9 @@ def _qcoder_harness():
                 break
             try:
                 entry["transport"] = dump(i, out)
+            except OverflowError as exc:
+                entry.update(status="RE", error=str(exc))
+                break
             except BaseException as exc:
                 entry.update(status="RE", error="the circuit cannot be serialised (QPY): %r" % exc)
                 break

@@ -31,6 +31,11 @@ STATUSES = frozenset(SEVERITY + ("AC",))
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
 MAX_REPORT_BYTES = 2 << 20
 MAX_CHANNEL_BYTES = 256 << 10
+#: what the untrusted stage may write (the evaluator holds it until the trusted stage is done):
+#: per file, and the circuits of all tests together (a reference's largest is well under 1 MB;
+#: a circuit of the 200 000 instructions the trusted stage reads is ~11 MB of QPY)
+MAX_FILE_MB = 16
+MAX_OUTPUT_BYTES = 48 << 20
 
 
 @dataclass
@@ -100,6 +105,7 @@ class QCoderJudge:
         mods, names = split_allowed(list(problem.allowed_imports))
         cfg = {"args": list(spec.args), "classical": spec.mode == "classical",
                "allowed_modules": mods, "allowed_names": names, "library_names": library_names(),
+               "max_output_bytes": MAX_OUTPUT_BYTES,
                "cases": [{"args": {k: v for k, v in c["args"].items() if k in spec.args},
                           "oracles": public_oracles(spec, c, nonce)} for c in cases]}
         ext = "json" if spec.mode == "classical" else "qpy"
@@ -109,7 +115,8 @@ class QCoderJudge:
         return [Job(HARNESS, id=f"qcoder:{problem.id}",
                     files={"candidate.py": code, "qcoder_cases.json": json.dumps(cfg)},
                     collect=outs, preload=PRELOAD,
-                    limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb))]
+                    limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,
+                                  file_size_mb=MAX_FILE_MB))]
 
     def check_job(self, problem: Any, completion: str, todo: dict[int, str],
                   files: dict[str, bytes]) -> Any:
