@@ -88,6 +88,14 @@ STATIC = [  # (id, problem, code, status, text in message): the static layer mus
     ("pydoc-locate", "QPC001_A1",
      "import scipy._lib._docscrape as ds\n" + H + _with("    ds.pydoc.locate('os').getcwd()\n"),
      "UME", "pydoc"),
+    ("match-class-pattern-jailbreak", "QPC001_A1", H + (  # attributes read by a class pattern
+        "def solve():\n    match ():\n        case object(__class__=t):\n            pass\n"
+        "    match t:\n        case object(__base__=base):\n            pass\n"
+        "    match base:\n        case object(__subclasses__=subs):\n            pass\n"
+        "    for c in subs():\n        if c.__name__ == '_wrap_close':\n"
+        "            match c.__init__:\n                case object(__globals__=g):\n"
+        "                    g['getcwd']()\n    qc = QuantumCircuit(1)\n    qc.h(0)\n    return qc\n"),
+     "UME", "__globals__"),
 ]
 
 RUNTIME = [  # the same escapes with the static check switched off: the run-time guard alone

@@ -105,6 +105,8 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
         elif isinstance(node, ast.Attribute):
             if why := name_bad(node.attr):
                 bad.append(why)
+        elif isinstance(node, ast.MatchClass):  # ``case object(__globals__=g)`` reads attributes
+            bad += [why for a in node.kwd_attrs if (why := name_bad(a))]
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id in COMPUTED_ATTR_CALLS):
             name = node.args[1] if len(node.args) > 1 else None
