@@ -96,9 +96,17 @@ STATIC = [  # (id, problem, code, status, text in message): the static layer mus
         "            match c.__init__:\n                case object(__globals__=g):\n"
         "                    g['getcwd']()\n    qc = QuantumCircuit(1)\n    qc.h(0)\n    return qc\n"),
      "UME", "__globals__"),
+    ("patch-the-harness-json", "QPC001_A1",  # forges report.json through numpy's json module
+     "import numpy.testing._private.utils as u\n" + H
+     + "def _forge(obj, fh, *a, **k):\n    fh.write('{\"load_error\": null, \"cases\": 5}')\n\n\n"
+     + _with("    u.json.dump = _forge\n", A1_X), "UME", "json"),
 ]
 
 RUNTIME = [  # the same escapes with the static check switched off: the run-time guard alone
+    ("rt-patch-the-harness-json", "QPC001_A1",  # the evaluator must not crash on the forgery
+     "import numpy.testing._private.utils as u\n" + H
+     + "def _forge(obj, fh, *a, **k):\n    fh.write('{\"load_error\": null, \"cases\": 5}')\n\n\n"
+     + _with("    u.json.dump = _forge\n", A1_X), "RE", "not run"),
     ("rt-from-numpy-internals-import-os", "QPC001_A1",
      "from numpy.testing._private.utils import os\n" + H + _with("    os.getcwd()\n"),
      "UME", "os"),

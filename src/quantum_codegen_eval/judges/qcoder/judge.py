@@ -160,7 +160,8 @@ class QCoderJudge:
             return self._verdict(problem, "RE", str(report["load_error"])[-3000:],
                                  {"runtime_error": True}, timings=run, error_class="api_misuse")
         entries: dict[int, dict] = {}
-        for e in report.get("cases") or []:
+        listed = report.get("cases")  # the program may have patched the harness's json module
+        for e in listed if isinstance(listed, list) else []:
             if isinstance(e, dict) and isinstance(e.get("i"), int) and 0 <= e["i"] < len(cases):
                 entries.setdefault(e["i"], e)
         ended = channel["ended"] or r.status in ("timeout", "memory")

@@ -45,7 +45,8 @@ SYSTEM_MODULES = {"os", "sys", "builtins", "importlib", "subprocess", "ctypes", 
                   # imported by numpy/scipy modules, reachable as their attributes: computed
                   # attribute access, import by name, code execution
                   "operator", "functools", "pydoc", "timeit", "pytest", "unittest", "copyreg",
-                  "string", "code", "codeop"}
+                  "string", "code", "codeop", "json", "concurrent", "logging", "platform",
+                  "sysconfig"}
 
 
 def library_names() -> list[str]:
