@@ -220,3 +220,42 @@ def test_oversized_outputs_are_the_programs_re_and_stay_bounded(qsandbox, qcoder
     v = nxt if not isinstance(nxt, list) else judge.decide(rec, code, [first, *qsandbox.run_jobs(nxt)])
     assert v.status == "RE" and "limit" in v.message, (v.status, v.message)
     assert not v.details.get("judge_error")
+
+
+def test_decide_never_raises_on_forged_stage1_files(qcoder_records):
+    """Whatever report.json / ume.log hold (the program may have patched the modules the harness
+    writes them with), decide() returns a verdict or the trusted stage, never raises."""
+    import json as _json
+
+    from quantum_codegen_eval.execution import RunResult
+    from quantum_codegen_eval.verdict import Verdict
+
+    rng = random.Random(3)
+    atoms = [None, True, 0, -1, 1, 2 ** 70, 1.5, float("nan"), "", "ok", "json", "qpy", [], {},
+             [1], {"i": 0}]
+
+    def value(depth=0):
+        k = rng.random()
+        if depth > 2 or k < 0.5:
+            return rng.choice(atoms)
+        if k < 0.75:
+            return [value(depth + 1) for _ in range(rng.randint(0, 3))]
+        keys = ["i", "status", "error", "transport", "cases", "load_error", "seconds"]
+        return {rng.choice(keys): value(depth + 1) for _ in range(rng.randint(0, 4))}
+
+    judge = QCoderJudge()
+    for pid in ("QPC001_A1", "QPC001_A2", "QPC004_C2"):
+        rec = qcoder_records[pid]
+        for _ in range(300):
+            report = {"load_error": value(), "cases": value()}
+            if rng.random() < 0.5:
+                report["cases"] = [{"i": rng.choice([0, 1, True, "0", None]), "status":
+                                    rng.choice(["ok", "RE", None, 1]), "transport": value(),
+                                    "error": value()} for _ in range(rng.randint(0, 3))]
+            files = {"report.json": _json.dumps(report).encode(),
+                     "ume.log": rng.choice([b"", b"END\n", b"UME x\nEND\n", b"\xff\xfe", b"END"]),
+                     "case_0.qpy": b"QISKIT", "case_0.json": b"[1]"}
+            r = RunResult(id="x", status=rng.choice(["ok", "error", "timeout", "memory"]),
+                          exit_code=rng.choice([0, 1, 86, None]), files=files)
+            out = judge.decide(rec, "x", [r])
+            assert isinstance(out, (Verdict, list))
