@@ -259,3 +259,29 @@ def test_decide_never_raises_on_forged_stage1_files(qcoder_records):
                           exit_code=rng.choice([0, 1, 86, None]), files=files)
             out = judge.decide(rec, "x", [r])
             assert isinstance(out, (Verdict, list))
+
+
+def test_sampled_inputs_are_not_predictable(qcoder_records, monkeypatch):
+    """Where a comparison tests a sample of the inputs (2^n x inputs > 2^18, or a problem's
+    max_columns), the sample is drawn with the judge's secret: a program cannot hard-code the
+    outputs of exactly the tested inputs (e.g. phase-flip only the sampled |x>, x < L)."""
+    from quantum_codegen_eval.judges.qcoder import simulate as sim
+    from quantum_codegen_eval.judges.qcoder.specs import base
+
+    seen = []
+    real = sim.simulate
+
+    def spy(flat, nq, cols, *a, **k):
+        seen.append(tuple(cols))
+        return real(flat, nq, cols, *a, **k)
+
+    monkeypatch.setattr(base.sim, "simulate", spy)
+    spec = get_spec("QPC001_B4")
+    rec = qcoder_records["QPC001_B4"]
+    for judge in (QCoderJudge(secret="a"), QCoderJudge(secret="b")):
+        case = next(c for c in judge.cases(rec) if c["args"]["n"] == 10)
+        (job,) = judge.jobs(rec, spec.reference)
+        assert "sample_key" not in job.files["qcoder_cases.json"]
+        flat = sim.inline(__import__("qiskit").QuantumCircuit(10), {})
+        spec.compare(case, flat, 10, {})
+    assert len(seen) == 2 and len(seen[0]) < 2 ** 10 and seen[0] != seen[1]

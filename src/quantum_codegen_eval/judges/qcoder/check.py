@@ -42,15 +42,19 @@ def data_file(i: int, mode: str, transport: Any) -> str | None:
 def cases_for(spec: Any, problem_id: str, seed: int, secret: str = "") -> list[dict[str, Any]]:
     """The test cases: public arguments from ``seed``; a case holding hidden values (keys
     starting with ``_``: an oracle's marked item, a hidden circuit) is drawn from ``seed`` and
-    ``secret`` together, so that a program cannot precompute them from this public code."""
+    ``secret`` together, and so is the choice of inputs where a comparison samples them, so that
+    a program cannot precompute them from this public code."""
     cases = spec.sample(random.Random(f"{seed}:{problem_id}"))
     if not secret:
         return cases
     hidden = spec.sample(random.Random(f"{seed}:{secret}:{problem_id}"))
     if len(hidden) != len(cases):
         raise ValueError(f"{problem_id}: the number of cases depends on the random draw")
-    return [h if any(k.startswith("_") for k in c["args"]) else c
-            for c, h in zip(cases, hidden, strict=True)]
+    out = [h if any(k.startswith("_") for k in c["args"]) else c
+           for c, h in zip(cases, hidden, strict=True)]
+    for i, c in enumerate(out):  # which inputs a sampled comparison tests (specs.base.compare)
+        c["sample_key"] = f"{seed}:{secret}:{problem_id}:{i}"
+    return out
 
 
 def qpy_claims(data: bytes, allowed_qubits: tuple[int, ...]) -> str | None:
