@@ -149,6 +149,8 @@ PROGRAMS = [  # judged on the circuit they return (static check on)
     ("returns-a-class-not-an-instance", "QPC001_A1",
      H + "def solve():\n    return QuantumCircuit\n", "RE", "not a QuantumCircuit"),
     # ordinary Python that must stay allowed (no false UME)
+    ("scipy-submodules-named-like-system-modules", "QPC001_A1",
+     "from scipy import signal, io\n" + H + A1, "AC", ""),
     ("decorators-classes-metaclass-recursion", "QPC001_A2",
      H + "def twice(f):\n    def g(*a):\n        return f(*a)\n    return g\n\n\n"
          "class Meta(type):\n    pass\n\n\nclass Base(metaclass=Meta):\n"

@@ -97,7 +97,7 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
                         if f"{m}.{a.name}" not in names and not (m == LIB_MODULE and a.name in lib)]
             else:  # a permitted module may hold others: ``from numpy.<private> import os``
                 bad += [f"from {m} import {a.name}: {why}" for a in node.names
-                        if (why := name_bad(a.name))]
+                        if (why := name_bad(a.name)) and not _submodule(f"{m}.{a.name}")]
         elif isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES:
             bad.append(f"{node.id} (dynamic code execution)")
         elif (isinstance(node, ast.Name) and node.id in COMPUTED_ATTR_CALLS
@@ -120,6 +120,16 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
               and "__import__" in node.value):
             bad.append("'__import__' (dynamic import by name)")
     return list(dict.fromkeys(bad))
+
+
+def _submodule(path: str) -> bool:
+    """``path`` names a real module (``scipy.signal``, ``scipy.io``), not a module attribute."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(path) is not None
+    except (ImportError, ValueError, AttributeError):
+        return False
 
 
 def extract_code(completion: str) -> str:
