@@ -148,6 +148,10 @@ PROGRAMS = [  # judged on the circuit they return (static check on)
      H + "def f(k):\n    return f(k + 1)\n\n\ndef solve():\n    f(0)\n", "RE", "RecursionError"),
     ("returns-a-class-not-an-instance", "QPC001_A1",
      H + "def solve():\n    return QuantumCircuit\n", "RE", "not a QuantumCircuit"),
+    ("exhaust-file-descriptors", "QPC001_A1",  # the harness cannot write: the program's RE
+     H + "_keep = []\n\n\ndef solve():\n    qc = QuantumCircuit(1)\n    qc.h(0)\n    try:\n"
+         "        while True:\n            _keep.append(open('/dev/null'))\n"
+         "    except OSError:\n        pass\n    return qc\n", "RE", ""),
     # ordinary Python that must stay allowed (no false UME)
     ("scipy-submodules-named-like-system-modules", "QPC001_A1",
      "from scipy import signal, io\n" + H + A1, "AC", ""),
