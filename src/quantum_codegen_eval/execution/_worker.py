@@ -166,6 +166,7 @@ def package_dirs(names, extra=()):
 # ---------------------------------------------------------------- filesystem
 
 CLONE_NEWNS = 0x00020000
+CLONE_NEWIPC = 0x08000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -332,9 +333,12 @@ def isolate_filesystem(spec, plan):
     work, script = spec["workdir"], spec["script"]
     root = os.path.join(os.path.dirname(work), "root")
     os.mkdir(root, 0o755)
-    if _c().unshare(CLONE_NEWNS) != 0:
+    # a private IPC namespace too: System V shared memory, semaphores and message queues (and
+    # POSIX message queues) outlive their process; in the host's namespace a job's would stay
+    # on the host, taking memory and readable by every later job of the slot's uid
+    if _c().unshare(CLONE_NEWNS | CLONE_NEWIPC) != 0:
         err = ctypes.get_errno()
-        raise OSError(err, "unshare(CLONE_NEWNS): " + os.strerror(err))
+        raise OSError(err, "unshare(CLONE_NEWNS | CLONE_NEWIPC): " + os.strerror(err))
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755,size=4m,nr_inodes=4096")
     layout = Layout(plan["trusted"] if spec.get("trusted") else plan["untrusted"])

@@ -2,7 +2,7 @@
 
 Runs as a trusted sandbox job (``Job(trusted=True)``, memory- and time-limited, forked from a
 zygote that never ran untrusted code; its source is :data:`SOURCE`). It reads
-``qcoder_check.json`` (problem limits, seed, nonce, which cases to check) and the data files the
+``qcoder_check.json`` (problem limits, seed, secret, nonce, which cases to check) and the data files the
 untrusted stage wrote, and appends one JSON line per case to ``check.jsonl`` as it goes (so a case
 that exhausts the limits is known). The parent only validates these lines.
 
@@ -39,8 +39,22 @@ def data_file(i: int, mode: str, transport: Any) -> str | None:
         transport if isinstance(transport, str) or transport is None else "?")
 
 
-def cases_for(spec: Any, problem_id: str, seed: int) -> list[dict[str, Any]]:
-    return spec.sample(random.Random(f"{seed}:{problem_id}"))
+def cases_for(spec: Any, problem_id: str, seed: int, secret: str = "") -> list[dict[str, Any]]:
+    """The test cases: public arguments from ``seed``; a case holding hidden values (keys
+    starting with ``_``: an oracle's marked item, a hidden circuit) is drawn from ``seed`` and
+    ``secret`` together, and so is the choice of inputs where a comparison samples them, so that
+    a program cannot precompute them from this public code."""
+    cases = spec.sample(random.Random(f"{seed}:{problem_id}"))
+    if not secret:
+        return cases
+    hidden = spec.sample(random.Random(f"{seed}:{secret}:{problem_id}"))
+    if len(hidden) != len(cases):
+        raise ValueError(f"{problem_id}: the number of cases depends on the random draw")
+    out = [h if any(k.startswith("_") for k in c["args"]) else c
+           for c, h in zip(cases, hidden, strict=True)]
+    for i, c in enumerate(out):  # which inputs a sampled comparison tests (specs.base.compare)
+        c["sample_key"] = f"{seed}:{secret}:{problem_id}:{i}"
+    return out
 
 
 def qpy_claims(data: bytes, allowed_qubits: tuple[int, ...]) -> str | None:
@@ -87,10 +101,12 @@ def read_circuit(data: bytes, allowed_qubits: tuple[int, ...]) -> tuple[Any, str
     try:
         circuits = qpy.load(io.BytesIO(data))
     except Exception as exc:  # noqa: BLE001 - see below
-        # The harness wrote this file (the program cannot open files for writing) and its header
-        # is sound: a Qiskit limit, not the program's fault.
-        return None, ("judge error: Qiskit could not read back the circuit it wrote: "
-                      f"{type(exc).__name__}: {exc}")[:2000]
+        # The harness read this file back in the run (what Qiskit cannot read goes as the JSON
+        # tree instead), so a file that fails here was changed by the program (it patched the
+        # classes the serialiser uses, or nested definitions past the reader's recursion limit
+        # by lying to the read-back): the program's RE, not a judge error.
+        return None, ("the circuit file of this test cannot be read (the program changed what "
+                      f"the harness wrote): {type(exc).__name__}: {exc}")[:2000]
     if len(circuits) != 1:
         return None, "expected one circuit"
     return circuits[0], None
@@ -170,7 +186,7 @@ def main() -> None:
         cfg = json.load(fh)
     problem = cfg["problem"]
     spec = get_spec(problem["id"])
-    cases = cases_for(spec, problem["id"], cfg["seed"])
+    cases = cases_for(spec, problem["id"], cfg["seed"], cfg.get("secret", ""))
     with open(OUTPUT, "w", encoding="utf-8") as out:
         for i, name in cfg["check"]:
             try:

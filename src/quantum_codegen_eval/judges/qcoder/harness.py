@@ -66,8 +66,7 @@ HARNESS = ENCODER + r'''
 def _qcoder_harness():
     import builtins, json, os, sys, time, traceback
     from qiskit import QuantumCircuit, qpy
-    from qiskit.circuit import ControlledGate, Gate, Instruction
-    from qiskit.circuit.annotated_operation import AnnotatedOperation
+    from qiskit.circuit import Gate
     import qiskit.circuit.library  # noqa: F401 - loaded before the guard (lazy imports)
 
     cfg = json.load(open("qcoder_cases.json"))
@@ -205,10 +204,30 @@ def _qcoder_harness():
             if bad:
                 emit("UME " + bad)
                 raise ImportError("module not permitted: " + bad)
-        return real_import(name, globals, locals, fromlist, level)
+        mod = real_import(name, globals, locals, fromlist, level)
+        if caller == CAND and fromlist and module_ok(name):
+            # a permitted module may hold others (``from numpy.<private> import os``) or
+            # functions that import or fetch by name (``from scipy._lib... import import_module``)
+            for f in fromlist:
+                v = getattr(mod, f, None) if isinstance_(f, str_) else None
+                vmod = getattr(v, "__module__", None)
+                if ((isinstance_(v, ModuleType) and not module_ok(v.__name__))
+                        or any_(v is d for d in DANGEROUS_FUNCS)
+                        or (isinstance_(vmod, str_) and vmod.partition(".")[0] in ESCAPES)):
+                    emit("UME from " + name + " import " + f)
+                    raise ImportError("module not permitted: from " + name + " import " + f)
+        return mod
 
     sys.addaudithook(make_hook((guard.__code__,)))
     real_import = builtins.__import__
+    import importlib, types
+    ModuleType = types.ModuleType
+    DANGEROUS_FUNCS = (importlib.import_module, importlib.reload, real_import, exec, eval,
+                       compile, getattr, setattr, delattr, globals, vars, locals, breakpoint)
+    ESCAPES = frozenset(("importlib", "operator", "functools", "pydoc", "timeit", "pickle",
+                         "marshal", "runpy", "pkgutil", "code", "codeop", "inspect", "gc",
+                         "ctypes", "os", "posix", "sys", "subprocess", "shutil", "socket",
+                         "unittest", "pytest", "copyreg", "string"))
     report = {"load_error": None, "cases": []}
 
     def write_report():
@@ -228,41 +247,36 @@ def _qcoder_harness():
             return qc
         return build if desc["factory"] else build()
 
-    def risky(circ, seen, budget):
-        # generic controlled gates and annotated operations: QPY may not read them back
-        for inst in circ.data:
-            op = inst.operation
-            budget[0] += 1
-            if budget[0] > 100000:
-                return True
-            if isinstance(op, AnnotatedOperation) or (isinstance(op, ControlledGate)
-                                                      and type(op) is ControlledGate):
-                return True
-            d = getattr(op, "_definition", None)
-            if type(op) is Gate and d is not None and id(d) not in seen:
-                seen.add(id(d))
-                if risky(d, seen, budget):
-                    return True
-        return False
-
     def dump(i, out):
         import io
         buf = io.BytesIO()
         qpy.dump(out, buf)
         data = buf.getvalue()
-        if risky(out, set(), [0]):
-            try:
-                back = qpy.load(io.BytesIO(data))[0]
-                readable = len(back.data) == len(out.data)
-            except Exception:
-                readable = False
-            if not readable:  # a Qiskit limit, not the program's fault: the JSON tree
-                with open("case_%d.circ.json" % i, "w") as fh:
-                    json.dump(enc_circ(out, 0), fh)
-                return "json"
-        with open("case_%d.qpy" % i, "wb") as fh:
-            fh.write(data)
+        # read every circuit back: what Qiskit cannot read (CUGate(...).control(1), definitions
+        # nested past its recursion limit) goes as the JSON tree, or is the program's RE when
+        # that cannot carry it either; so the trusted stage never meets an unreadable QPY file
+        # that the program did not tamper with
+        try:
+            back = qpy.load(io.BytesIO(data))[0]
+            readable = len(back.data) == len(out.data)
+        except Exception:
+            readable = False
+        if not readable:
+            put("case_%d.circ.json" % i, json.dumps(enc_circ(out, 0)).encode())
+            return "json"
+        put("case_%d.qpy" % i, data)
         return "qpy"
+
+    budget = [cfg["max_output_bytes"]]
+
+    def put(name, data):
+        """Write one output within the budget of all tests together (the evaluator holds them)."""
+        if len(data) > budget[0]:
+            raise OverflowError("the outputs exceed the judge's limit of %d MB for all tests "
+                                "together" % (cfg["max_output_bytes"] >> 20))
+        budget[0] -= len(data)
+        with open(name, "wb") as fh:
+            fh.write(data)
 
     def main():
         builtins.__import__ = guard
@@ -296,10 +310,12 @@ def _qcoder_harness():
                 entry["seconds"] = time.perf_counter() - t0
             if cfg["classical"]:
                 try:
-                    with open("case_%d.json" % i, "w") as fh:
-                        json.dump(out, fh)
+                    put("case_%d.json" % i, json.dumps(out).encode())
                 except (TypeError, ValueError, RecursionError) as exc:
                     entry.update(status="RE", error="the returned value is not a list/int: %s" % exc)
+                    break
+                except OverflowError as exc:
+                    entry.update(status="RE", error=str(exc))
                     break
                 write_report()
                 continue
@@ -309,6 +325,9 @@ def _qcoder_harness():
                 break
             try:
                 entry["transport"] = dump(i, out)
+            except OverflowError as exc:
+                entry.update(status="RE", error=str(exc))
+                break
             except BaseException as exc:
                 entry.update(status="RE", error="the circuit cannot be serialised (QPY): %r" % exc)
                 break

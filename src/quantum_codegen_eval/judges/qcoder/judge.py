@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,11 @@ STATUSES = frozenset(SEVERITY + ("AC",))
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
 MAX_REPORT_BYTES = 2 << 20
 MAX_CHANNEL_BYTES = 256 << 10
+#: what the untrusted stage may write (the evaluator holds it until the trusted stage is done):
+#: per file, and the circuits of all tests together (a reference's largest is well under 1 MB;
+#: a circuit of the 200 000 instructions the trusted stage reads is ~11 MB of QPY)
+MAX_FILE_MB = 16
+MAX_OUTPUT_BYTES = 48 << 20
 
 
 @dataclass
@@ -51,6 +57,9 @@ class QCoderJudge:
     timeout: float = 60.0
     memory_mb: int = 4096
     seed: int = 0
+    #: mixed into the draw of hidden values (marked items, hidden circuits): never sent to the
+    #: untrusted stage; random per judge unless given (give one to repeat a run exactly)
+    secret: str = field(default_factory=lambda: secrets.token_hex(16), repr=False)
     #: stop checking at the first failing test (faster; tests_passed then counts up to it)
     first_failure: bool = False
     #: limits of the trusted stage (reading, checking and simulating every circuit)
@@ -65,7 +74,7 @@ class QCoderJudge:
         return get_spec(problem.id)
 
     def cases(self, problem: Any) -> list[dict[str, Any]]:
-        return check.cases_for(self.spec(problem), problem.id, self.seed)
+        return check.cases_for(self.spec(problem), problem.id, self.seed, self.secret)
 
     def nonce(self, problem: Any, completion: str) -> str:
         """The per-run oracle name suffix (a name, not a secret: see ``oracles``)."""
@@ -96,6 +105,7 @@ class QCoderJudge:
         mods, names = split_allowed(list(problem.allowed_imports))
         cfg = {"args": list(spec.args), "classical": spec.mode == "classical",
                "allowed_modules": mods, "allowed_names": names, "library_names": library_names(),
+               "max_output_bytes": MAX_OUTPUT_BYTES,
                "cases": [{"args": {k: v for k, v in c["args"].items() if k in spec.args},
                           "oracles": public_oracles(spec, c, nonce)} for c in cases]}
         ext = "json" if spec.mode == "classical" else "qpy"
@@ -105,7 +115,8 @@ class QCoderJudge:
         return [Job(HARNESS, id=f"qcoder:{problem.id}",
                     files={"candidate.py": code, "qcoder_cases.json": json.dumps(cfg)},
                     collect=outs, preload=PRELOAD,
-                    limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb))]
+                    limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,
+                                  file_size_mb=MAX_FILE_MB))]
 
     def check_job(self, problem: Any, completion: str, todo: dict[int, str],
                   files: dict[str, bytes]) -> Any:
@@ -115,7 +126,7 @@ class QCoderJudge:
                            "query_limit": problem.query_limit,
                            "query_limit_gate": problem.query_limit_gate,
                            "banned_gates": list(problem.banned_gates)},
-               "seed": self.seed, "nonce": self.nonce(problem, completion),
+               "seed": self.seed, "secret": self.secret, "nonce": self.nonce(problem, completion),
                "check": [[i, t] for i, t in todo.items()],
                "first_failure": self.first_failure}
         return Job(check.SOURCE, id=f"qcoder-check:{problem.id}",
@@ -149,7 +160,8 @@ class QCoderJudge:
             return self._verdict(problem, "RE", str(report["load_error"])[-3000:],
                                  {"runtime_error": True}, timings=run, error_class="api_misuse")
         entries: dict[int, dict] = {}
-        for e in report.get("cases") or []:
+        listed = report.get("cases")  # the program may have patched the harness's json module
+        for e in listed if isinstance(listed, list) else []:
             if isinstance(e, dict) and isinstance(e.get("i"), int) and 0 <= e["i"] < len(cases):
                 entries.setdefault(e["i"], e)
         ended = channel["ended"] or r.status in ("timeout", "memory")

@@ -31,13 +31,22 @@ DYNAMIC_ATTRS = {"__globals__", "__builtins__", "__code__", "__closure__", "__su
                  "__spec__", "__self__", "__func__", "__getattribute__", "__reduce__",
                  "__reduce_ex__", "__init_subclass__", "__class_getitem__", "f_globals",
                  "f_locals", "f_back", "f_builtins", "f_code", "gi_frame", "cr_frame", "ag_frame",
-                 "tb_frame", "tb_next", "co_code", "cell_contents"}
+                 "tb_frame", "tb_next", "co_code", "cell_contents",
+                 # functions that permitted packages import and that fetch a module or an
+                 # attribute by a computed name (scipy._lib.deprecation.import_module, ...)
+                 "import_module", "reload", "attrgetter", "methodcaller", "locate",
+                 "importorskip", "get_field"}
 #: system modules whose mere reach (``np.some_path.os``) is refused like their import
 SYSTEM_MODULES = {"os", "sys", "builtins", "importlib", "subprocess", "ctypes", "gc", "inspect",
                   "socket", "posix", "shutil", "pickle", "marshal", "types", "runpy", "pkgutil",
                   "signal", "threading", "multiprocessing", "pathlib", "io", "codecs", "atexit",
                   "weakref", "mmap", "fcntl", "resource", "traceback", "linecache", "tempfile",
-                  "imp", "bootstrap", "bootstrap_external", "thread", "frozen_importlib"}
+                  "imp", "bootstrap", "bootstrap_external", "thread", "frozen_importlib",
+                  # imported by numpy/scipy modules, reachable as their attributes: computed
+                  # attribute access, import by name, code execution
+                  "operator", "functools", "pydoc", "timeit", "pytest", "unittest", "copyreg",
+                  "string", "code", "codeop", "json", "concurrent", "logging", "platform",
+                  "sysconfig"}
 
 
 def library_names() -> list[str]:
@@ -65,8 +74,18 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
     def mod_ok(m: str) -> bool:
         return m == "__future__" or any(m == a or m.startswith(a + ".") for a in mods)
 
+    def name_bad(name: str) -> str | None:
+        """Why an attribute (or a name imported from a permitted module) is refused."""
+        if name in DYNAMIC_ATTRS:
+            return f".{name} (reach into the interpreter)"
+        if name.lstrip("_") in SYSTEM_MODULES and not mod_ok(name):
+            return f".{name} (module {name.lstrip('_')} reached through an attribute)"
+        return None
+
     bad: list[str] = []
-    for node in ast.walk(ast.parse(code)):
+    tree = ast.parse(code)
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             bad += [f"import {a.name}" for a in node.names if not mod_ok(a.name)]
         elif isinstance(node, ast.ImportFrom):
@@ -76,14 +95,19 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
             elif not mod_ok(m):
                 bad += [f"from {m} import {a.name}" for a in node.names
                         if f"{m}.{a.name}" not in names and not (m == LIB_MODULE and a.name in lib)]
+            else:  # a permitted module may hold others: ``from numpy.<private> import os``
+                bad += [f"from {m} import {a.name}: {why}" for a in node.names
+                        if (why := name_bad(a.name)) and not _submodule(f"{m}.{a.name}")]
         elif isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES:
             bad.append(f"{node.id} (dynamic code execution)")
+        elif (isinstance(node, ast.Name) and node.id in COMPUTED_ATTR_CALLS
+              and id(node) not in called):
+            bad.append(f"{node.id} passed or aliased (dynamic attribute access)")
         elif isinstance(node, ast.Attribute):
-            if node.attr in DYNAMIC_ATTRS:
-                bad.append(f".{node.attr} (reach into the interpreter)")
-            elif node.attr.lstrip("_") in SYSTEM_MODULES and not mod_ok(node.attr):
-                bad.append(f".{node.attr} (module {node.attr.lstrip('_')} reached through an "
-                           "attribute)")
+            if why := name_bad(node.attr):
+                bad.append(why)
+        elif isinstance(node, ast.MatchClass):  # ``case object(__globals__=g)`` reads attributes
+            bad += [why for a in node.kwd_attrs if (why := name_bad(a))]
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id in COMPUTED_ATTR_CALLS):
             name = node.args[1] if len(node.args) > 1 else None
@@ -96,6 +120,16 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
               and "__import__" in node.value):
             bad.append("'__import__' (dynamic import by name)")
     return list(dict.fromkeys(bad))
+
+
+def _submodule(path: str) -> bool:
+    """``path`` names a real module (``scipy.signal``, ``scipy.io``), not a module attribute."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(path) is not None
+    except (ImportError, ValueError, AttributeError):
+        return False
 
 
 def extract_code(completion: str) -> str:
