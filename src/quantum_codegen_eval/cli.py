@@ -64,8 +64,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="builder-specific option (repeatable)")
 
     pr = sub.add_parser("prompts", help="write what a model is given: one {id, prompt} per problem")
-    pr.add_argument("benchmark")
-    pr.add_argument("--config")
+    pr.add_argument("benchmark", help="benchmark name or alias")
+    pr.add_argument("--config", help="dataset config (default: the benchmark's first)")
     pr.add_argument("--data-dir", help="local dataset folder (default: built in the cache)")
     pr.add_argument("--out", required=True, help="JSONL file to write (- for stdout)")
 
@@ -73,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     j.add_argument("benchmark", help="benchmark name or alias")
     j.add_argument("problem_id", help="the problem's id in the dataset, e.g. QPC001_A1")
     j.add_argument("file", help="completion file (raw model output or code); - for stdin")
-    j.add_argument("--data-dir", help="local dataset folder (default: the Hub id)")
+    j.add_argument("--data-dir", help="local dataset folder (default: built in the cache)")
     j.add_argument("--json", action="store_true", help="print one JSON object")
     j.add_argument("--env", help="environment to run in (e.g. QHack: 'era' or 'current')")
 
@@ -200,7 +200,7 @@ def _cmd_judge(args: argparse.Namespace) -> int:
 
 
 def _cmd_env(args: argparse.Namespace) -> int:
-    from .benchmarks import qhack_envs as eras
+    from .benchmarks import _qhack_envs as eras
 
     if args.action == "list":
         rows = eras.list_envs()

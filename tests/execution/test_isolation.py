@@ -133,7 +133,7 @@ def test_level2_transpile_in_many_forked_children_never_hangs(sandbox):
 @pytest.mark.slow
 def test_era_interpreter_runs_the_stdlib_only_worker():
     """An era environment (PennyLane 0.34, created on first use, as the QHack judge does)."""
-    from quantum_codegen_eval.benchmarks.qhack_envs import env_python
+    from quantum_codegen_eval.benchmarks._qhack_envs import env_python
 
     python = env_python("qhack-2024", create=True)
     with Sandbox(workers=1, python=str(python), preload=("numpy", "pennylane"), wall_time=60) as sb:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from quantum_codegen_eval.benchmarks import qhack, qhack_envs
+from quantum_codegen_eval.benchmarks import _qhack_envs, qhack
 from quantum_codegen_eval.judges.base import judge_many
 
 SOLUTIONS = Path(__file__).parent / "solutions"
@@ -61,7 +61,7 @@ def judge_with_cpu(judge, items, sandbox):
 
 def test_2022_env_has_the_contest_pins():
     """Where a Python 3.9/3.8 exists (pyenv here), the 2022 env is the contest's own."""
-    recipe = qhack_envs.recipe("qhack-2022")
+    recipe = _qhack_envs.recipe("qhack-2022")
     assert {"pennylane==0.21.0", "numpy==1.20.3"} <= set(recipe.requirements)
     assert recipe.pythons == ("3.9", "3.8") and recipe.fallback is not None
     assert "MindTheGap" in recipe.fallback_note
@@ -69,7 +69,7 @@ def test_2022_env_has_the_contest_pins():
 
     if envs.find_python(recipe) is None:
         pytest.skip("no Python 3.9/3.8 on this machine: the fallback recipe applies")
-    qhack_envs.env_python("qhack-2022")
+    _qhack_envs.env_python("qhack-2022")
     built = envs.stamp(recipe)
     assert built["fallback"] is False and built["python_version"] in ("3.9", "3.8"), built
     assert "numpy==1.20.3" in built["requirements"]
@@ -82,7 +82,7 @@ def test_known_good_solutions_pass_in_era_env(year, qhack_problems, sandbox):
     judge = qhack.make_judge(env="era")
     items = [(qhack_problems[f"{year}/{n}"], solution(f"{year}/{n}")) for n in ERA_SOLUTIONS[year]]
     verdicts, cpu = judge_with_cpu(judge, items, sandbox)
-    python = str(qhack_envs.env_python(f"qhack-{year}"))
+    python = str(_qhack_envs.env_python(f"qhack-{year}"))
     bad = {v.problem_id: (v.status, v.message, [(t.name, t.status, t.got) for t in v.tests])
            for v in verdicts if v.status != "AC"}
     assert bad == {}

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from quantum_codegen_eval.benchmarks import _qhack_envs as eras
 from quantum_codegen_eval.benchmarks import qhack
-from quantum_codegen_eval.benchmarks import qhack_envs as eras
 from quantum_codegen_eval.judges.qhack import (
     RESULT_FILE,
     harness_incompatibility,

@@ -95,7 +95,7 @@ def make_judge(env: str = "era", **options: Any):
     """The QHack judge (``env``: ``"era"`` or ``"current"``; options: ``time_scale`` multiplies
     every time limit, ``python``, ``memory_mb``, ``shims``; see judges/qhack/judge.py)."""
     from ..judges.qhack import QHackJudge
-    from .qhack_envs import env_python
+    from ._qhack_envs import env_python
 
     options.setdefault("env_python", lambda name: env_python(name, create=True))
     return QHackJudge(env=env, **options)

@@ -62,6 +62,9 @@ class Task:
     entry_point: str
     difficulty_scale: str
     config: str = "normal"
+    #: how the judge reaches the candidate: ``proxy`` (check() in a trusted process, the candidate
+    #: behind a proxy) or ``proxy_unsupported`` (a return value that cannot cross as data)
+    check_mode: str = "proxy"
 
 
 def _config(config: str | None) -> str:
@@ -93,7 +96,8 @@ def task_from_row(row: dict[str, Any], config: str) -> Task:
         if not isinstance(row.get(f), str):
             raise ValueError(f"qiskit_humaneval {config} record {where!r}: field {f!r} "
                              f"missing or not a string")
-    return Task(**{f: row[f] for f in FIELDS}, config=config)
+    mode = row.get("check_mode") or "proxy"
+    return Task(**{f: row[f] for f in FIELDS}, config=config, check_mode=str(mode))
 
 
 def problems(config: str | None = None, *, data_dir: Any = None) -> dict[str, Task]:
