@@ -96,10 +96,12 @@ def get_problem(problem_id: str, *, data_dir: Any = None) -> QCoderProblem:
 
 def make_judge(**options: Any):
     """The QCoder judge (options: ``timeout``, ``memory_mb``, ``seed``, ``first_failure``,
-    ``check_timeout``, ``check_memory_mb`` -- the limits of the trusted check stage)."""
+    ``check_timeout``, ``check_memory_mb`` -- the limits of the trusted check stage; ``secret``
+    -- mixed into the hidden test values, random by default: fix it to repeat a run exactly)."""
     from ..judges.qcoder import QCoderJudge
 
-    known = {"timeout", "memory_mb", "seed", "first_failure", "check_timeout", "check_memory_mb"}
+    known = {"timeout", "memory_mb", "seed", "first_failure", "check_timeout", "check_memory_mb",
+             "secret"}
     unknown = set(options) - known
     if unknown:
         raise ValueError(f"qcoder judge: unknown option(s) {', '.join(sorted(unknown))}")

@@ -71,7 +71,11 @@ def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = No
         nxt: dict[int, list[Any]] = {}
         for i in pending:
             problem, completion = items[i]
-            step = judge.decide(problem, completion, results[i])
+            try:
+                step = judge.decide(problem, completion, results[i])
+            except Exception as exc:  # a judge bug must not lose the other samples
+                step = judge_error(judge, _pid(problem),
+                                   f"failed to decide: {type(exc).__name__}: {exc}")
             if isinstance(step, Verdict):
                 verdicts[i] = step
             elif step:
