@@ -1,6 +1,9 @@
 """Bench: judge the QHack reference solutions (and their wrong variants) in one batch.
 
-    .venv/bin/python bench/qhack.py [--source ../shared/benchmarks/qhack] [--repeat 3] [--workers 2]
+    .venv/bin/python bench/qhack.py [--source PATH] [--repeat 3] [--workers 2]
+
+Without ``--source`` the upstream repositories come through the package's download cache
+(``$QCE_GITHUB_URL``, e.g. ``file://$PWD/../shared/upstream/github``).
 
 Runs with whichever ``quantum_codegen_eval`` the interpreter imports, so the same script times
 two checkouts side by side (e.g. ``/work/main/.venv/bin/python bench/qhack.py``). Prints the
@@ -28,10 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     from quantum_codegen_eval.judges.base import judge_many
     from quantum_codegen_eval.loaders.qhack import build
 
-    default = os.environ.get("QCE_UPSTREAM",
-                             str(Path(__file__).resolve().parents[2] / "shared" / "benchmarks"))
     ap = argparse.ArgumentParser()
-    ap.add_argument("--source", default=str(Path(default) / "qhack"))
+    ap.add_argument("--source", help="local upstream copy (default: download at the pinned commits)")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)

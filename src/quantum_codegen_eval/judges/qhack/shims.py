@@ -1,7 +1,7 @@
 """Harness-only compatibility shims for judging QHack on today's PennyLane (``env="current"``).
 
 The uneditable code of several challenges uses API that later PennyLane releases removed (the
-list is in the upstream SOURCES.md). In ``current`` mode the judge rewrites the *harness* source
+list is in docs/benchmarks/qhack.md). In ``current`` mode the judge rewrites the *harness* source
 (never the solution's) with :func:`rewrite_harness`, and runs :data:`SHIM_PRELUDE` first, which
 only defines ``_qce_*`` helpers (and records each QNode call's arguments so that a harness can
 still read ``qnode.tape``). The rewrites:
