@@ -280,9 +280,10 @@ def codebleu(
         if not isinstance(p, str):
             raise TypeError(f"predictions[{i}] is {type(p).__name__}, not str")
     refs = _normalise_refs(references, len(predictions))
-    memo = _Memo(variant, lang, float(qml_weight))
     with _no_cyclic_gc():
+        memo = _Memo(variant, lang, float(qml_weight))
         stats = [_pair_stats(memo, r, p.strip()) for r, p in zip(refs, predictions, strict=True)]
+        del memo  # freed while collection is paused, so no collection walks it
     total = _scores(stats, variant, weights)
     notes = _lang_warnings(refs, predictions, variant, lang)
     for note in notes:
