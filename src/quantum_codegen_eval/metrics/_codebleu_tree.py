@@ -17,7 +17,7 @@ s-expressions (:func:`subtree_sexps`) then work on integers and plain lists.
 
 from __future__ import annotations
 
-import re
+from itertools import accumulate
 
 # Nodes the reference treats as one token (it never looks inside them).
 STRINGISH = frozenset(("string_literal", "string", "character_literal"))
@@ -46,12 +46,14 @@ class FlatTree:
     leaves and string literals (whose insides it skips), comments excluded; ``inner_leaves``
     the nodes inside string literals that its ``DFG_python`` would also treat as tokens (it
     can reach them through ``_split_sides``, and then fails to find them).
-    ``has_children`` holds, in preorder over the root and the named nodes, whether the node has
-    children; ``anonymous_sexps`` the ``str()`` of anonymous nodes with children (``not in``).
+    ``closes`` has one entry per named node in preorder (the order of the ``(`` in
+    ``str(root)``): -1 for a node without children, else its rank in postorder among named
+    nodes (the order of the ``)``); the root always counts as a subtree.
+    ``anonymous_sexps`` holds the ``str()`` of anonymous nodes with children (``not in``).
     """
 
-    __slots__ = ("root", "types", "children", "nodes", "token_leaves", "inner_leaves", "has_children",
-                 "anonymous_sexps", "comprehension_parents")
+    __slots__ = ("root", "types", "children", "nodes", "token_leaves", "inner_leaves",
+                 "closes", "anonymous_sexps", "comprehension_parents")
 
     def __init__(self, root):
         self.root = root
@@ -60,7 +62,7 @@ class FlatTree:
         self.nodes: list = []
         self.token_leaves: list[int] = []
         self.inner_leaves: list[int] = []
-        self.has_children: list[bool] = []
+        self.closes: list[int] = []
         self.anonymous_sexps: list[str] = []
         self.comprehension_parents: set[int] = set()  # nodes with a for_in_clause child
 
@@ -77,43 +79,113 @@ class FlatTree:
 
 
 def flatten(root, language) -> FlatTree:
-    """Walk ``root`` (a tree of ``language``) once, iteratively: deep code must not hit the
-    recursion limit."""
+    """Walk ``root`` (a tree of ``language``) once.
+
+    Recursive, which is fastest; code nested deeper than the recursion limit allows is walked
+    again with an explicit stack (same result, tests/metrics/test_codebleu_speed.py).
+    """
+    try:
+        return _flatten_recursive(root, language)
+    except RecursionError:
+        return _flatten_iterative(root, language)
+
+
+def _flatten_recursive(root, language) -> FlatTree:
     names, named = _tables(language)
     tree = FlatTree(root)
     types, children, nodes = tree.types, tree.children, tree.nodes
-    leaves, has_children = tree.token_leaves, tree.has_children
-    # (node, parent number, inside a string literal)
-    stack = [(root, -1, False)]
-    pop, push = stack.pop, stack.extend
-    while stack:
-        node, parent, in_string = pop()
+    leaves, inner, closes = tree.token_leaves, tree.inner_leaves, tree.closes
+    post = 0  # named nodes finished so far
+
+    def visit(node, parent: int, in_string: bool) -> int:
+        nonlocal post
         i = len(types)
         kind = node.kind_id
         ntype = names.get(kind) or node.type
         types.append(ntype)
         nodes.append(node)
+        if ntype == "for_in_clause":
+            tree.comprehension_parents.add(parent)
         kids = node.children
-        if parent >= 0:
-            children[parent].append(i)
-            if named.get(kind, True):
-                has_children.append(bool(kids))
-            elif kids:
-                tree.anonymous_sexps.append(str(node))
-            if ntype == "for_in_clause":
-                tree.comprehension_parents.add(parent)
-        else:
-            has_children.append(True)  # the root always counts as a subtree
-        if kids:
-            children.append([])
-            if ntype in STRINGISH:
-                (tree.inner_leaves if in_string else leaves).append(i)
-                in_string = True
-            push([(c, i, in_string) for c in reversed(kids)])
-        else:
+        if not kids:
             children.append(())
             if ntype != "comment":
-                (tree.inner_leaves if in_string else leaves).append(i)
+                (inner if in_string else leaves).append(i)
+            if named.get(kind, True):
+                closes.append(-1)
+                post += 1
+            return i
+        mine: list[int] = []
+        children.append(mine)
+        if ntype in STRINGISH:
+            (inner if in_string else leaves).append(i)
+            in_string = True
+        if named.get(kind, True):
+            k = len(closes)
+            closes.append(-1)
+            for child in kids:
+                mine.append(visit(child, i, in_string))
+            closes[k] = post
+            post += 1
+        else:
+            tree.anonymous_sexps.append(str(node))
+            for child in kids:
+                mine.append(visit(child, i, in_string))
+        return i
+
+    try:
+        visit(root, -1, False)
+    finally:
+        del visit  # it refers to itself: a cycle the (paused) collector would have to break
+    closes[0] = post - 1  # the root always counts as a subtree, and closes last
+    return tree
+
+
+def _flatten_iterative(root, language) -> FlatTree:
+    """:func:`_flatten_recursive` with an explicit stack."""
+    names, named = _tables(language)
+    tree = FlatTree(root)
+    types, children, nodes = tree.types, tree.children, tree.nodes
+    leaves, inner, closes = tree.token_leaves, tree.inner_leaves, tree.closes
+    post = 0
+    # (node, parent, inside a string literal); an int entry k closes named node k
+    stack: list = [(root, -1, False)]
+    while stack:
+        entry = stack.pop()
+        if isinstance(entry, int):
+            closes[entry] = post
+            post += 1
+            continue
+        node, parent, in_string = entry
+        i = len(types)
+        kind = node.kind_id
+        ntype = names.get(kind) or node.type
+        types.append(ntype)
+        nodes.append(node)
+        if parent >= 0:
+            children[parent].append(i)
+        if ntype == "for_in_clause":
+            tree.comprehension_parents.add(parent)
+        kids = node.children
+        if not kids:
+            children.append(())
+            if ntype != "comment":
+                (inner if in_string else leaves).append(i)
+            if named.get(kind, True):
+                closes.append(-1)
+                post += 1
+            continue
+        children.append([])
+        if ntype in STRINGISH:
+            (inner if in_string else leaves).append(i)
+            in_string = True
+        if named.get(kind, True):
+            stack.append(len(closes))
+            closes.append(-1)
+        else:
+            tree.anonymous_sexps.append(str(node))
+        stack.extend((child, i, in_string) for child in reversed(kids))
+    closes[0] = post - 1
     return tree
 
 
@@ -123,35 +195,29 @@ def _subtree_sexps_slow(tree: FlatTree) -> list[str]:
     return [str(nodes[i]) for i, kids in enumerate(tree.children) if kids or i == 0]
 
 
-_PAREN = re.compile(r"[()]")
+def _positions(text: str, char: str) -> list[int]:
+    """Offsets of ``char`` in ``text``, in order."""
+    return [end + k for k, end in enumerate(accumulate(map(len, text.split(char)[:-1])))]
 
 
 def subtree_sexps(tree: FlatTree) -> list[str]:
     """The s-expressions of the reference's subtrees (the root and every node with children),
-    cut out of ``str(root)`` in one pass.
+    cut out of ``str(root)``.
 
     Without parse errors the root's s-expression has one ``(`` per named node, in preorder,
-    and each named node's own ``str()`` is its balanced ``(...)`` span. Anonymous nodes with
-    children (``not in``, ``is not``) are not printed inside their parent, so they are
-    ``str()``-ed directly. Trees with errors may print quoted parentheses (``MISSING ")"``) and
-    take the slow path. tests/metrics/test_codebleu_parity.py checks both paths agree.
+    one ``)`` per named node, in postorder, and each named node's own ``str()`` is the span
+    between its two. Anonymous nodes with children (``not in``, ``is not``) are not printed
+    inside their parent, so they are ``str()``-ed directly. Trees with errors may print quoted
+    parentheses (``MISSING ")"``) and take the slow path. tests/metrics/test_codebleu_parity.py
+    checks both paths against ``str()`` of every node.
     """
     root = tree.root
     if root.has_error:
         return _subtree_sexps_slow(tree)
     text = str(root)
-    has_children = tree.has_children
-    if text.count("(") != len(has_children) or text.count(")") != len(has_children):
+    opens, closes = _positions(text, "("), _positions(text, ")")
+    if len(opens) != len(tree.closes) or len(closes) != len(tree.closes):
         return _subtree_sexps_slow(tree)  # unexpected layout: never guess
-    out = list(tree.anonymous_sexps)
-    opens: list[int] = []
-    starts: list[int] = []
-    for m in _PAREN.finditer(text):
-        if m.group() == "(":
-            opens.append(len(starts))
-            starts.append(m.start())
-        else:
-            k = opens.pop()
-            if has_children[k]:
-                out.append(text[starts[k] : m.end()])
+    out = [text[opens[k] : closes[q] + 1] for k, q in enumerate(tree.closes) if q >= 0]
+    out += tree.anonymous_sexps
     return out
