@@ -136,7 +136,7 @@ def _flatten_recursive(root, language) -> FlatTree:
     try:
         visit(root, -1, False)
     finally:
-        del visit  # it refers to itself: a cycle the (paused) collector would have to break
+        visit = None  # it referred to itself: a cycle only the cyclic collector would free
     closes[0] = post - 1  # the root always counts as a subtree, and closes last
     return tree
 
