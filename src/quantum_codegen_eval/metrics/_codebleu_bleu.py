@@ -4,7 +4,7 @@ Same arithmetic as ``codebleu/bleu.py`` and ``codebleu/weighted_ngram_match.py``
 string's n-gram counters are built once and the per-pair statistics are plain sums, so corpus
 and per-sample scores come from the same numbers.
 
->>> a = NgramProfile.build("x = f ( y )".split(), {})
+>>> a = NgramProfile.build("x = f ( y )".split())
 >>> stats = bleu_stats(a, [a])
 >>> bleu_from_stats(stats)
 1.0
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 ORDERS = (1, 2, 3, 4)
@@ -31,12 +32,15 @@ class NgramProfile:
     weights: dict[str, float] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, tokens: list[str], weights: dict[str, float]) -> NgramProfile:
+    def build(cls, tokens: list[str], weight: Callable[[str], float] | None = None) -> NgramProfile:
+        """Count the n-grams of ``tokens``; ``weight(token)`` gives the unigram weights (a
+        reference's), none for a hypothesis."""
         # Unigrams are keyed by the token itself, longer n-grams by tuples.
         counts = (Counter(tokens),) + tuple(
             Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) if len(tokens) >= n else Counter()
             for n in ORDERS[1:]
         )
+        weights = {} if weight is None else {tok: weight(tok) for tok in counts[0]}
         total = 0.0
         for tok, c in counts[0].items():
             total += c * weights.get(tok, 1)

@@ -120,13 +120,12 @@ class _Memo:
 
     def hyp(self, s: str) -> NgramProfile:
         if s not in self._hyp:
-            self._hyp[s] = NgramProfile.build(self.tokens(s), {})
+            self._hyp[s] = NgramProfile.build(self.tokens(s))
         return self._hyp[s]
 
     def ref(self, s: str) -> NgramProfile:
         if s not in self._ref:
-            toks = self.tokens(s)
-            self._ref[s] = NgramProfile.build(toks, {t: self._weight(t) for t in toks})
+            self._ref[s] = NgramProfile.build(self.tokens(s), self._weight)
         return self._ref[s]
 
     def _weight(self, tok: str) -> float:
