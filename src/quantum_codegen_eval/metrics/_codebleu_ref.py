@@ -61,9 +61,9 @@ def index_to_code_token(index, code):
     return s
 
 
-def _leaf_table(code: str, tree: FlatTree) -> list:
+def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
     """Per node: ``(idx, text)`` of a token leaf that can be a variable, ``_SKIP`` for a token
-    leaf whose text is its type, None for the other nodes.
+    leaf whose text is its type, None for the other nodes; and the same entries per token.
 
     The reference's ``index_to_code`` is keyed by span, ``(idx, text)`` in token order; tokens
     sharing a span get the last one's entry, as there. Leaf-like nodes inside string literals
@@ -87,22 +87,51 @@ def _leaf_table(code: str, tree: FlatTree) -> list:
             spans.append(span)
             index_to_code[span] = (idx, index_to_code_token((node.start_point, node.end_point), lines))
     leaf = [None] * len(types)
+    tokens = []
     for i, span in zip(tree.token_leaves, spans, strict=True):
         entry = index_to_code[span]
-        leaf[i] = _SKIP if entry[1] == types[i] else entry
+        leaf[i] = entry = _SKIP if entry[1] == types[i] else entry
+        tokens.append(entry)
     for i in tree.inner_leaves:
         entry = index_to_code.get(nodes[i].byte_range)
         leaf[i] = _MISSING if entry is None else _SKIP if entry[1] == types[i] else entry
-    return leaf
+    return leaf, tokens
 
 
 class _Graph:
-    """What ``DFG_python`` reads: the flat tree and its token-leaf table."""
+    """What ``DFG_python`` reads: the flat tree and its token-leaf tables."""
 
-    __slots__ = ("tree", "types", "children", "leaf")
+    __slots__ = ("tree", "types", "children", "leaf", "tokens", "identifiers", "plain")
 
-    def __init__(self, tree: FlatTree, leaf: list):
-        self.tree, self.types, self.children, self.leaf = tree, tree.types, tree.children, leaf
+    def __init__(self, code: str, tree: FlatTree):
+        self.tree, self.types, self.children, self.plain = tree, tree.types, tree.children, tree.plain
+        self.leaf, self.tokens = _leaf_table(code, tree)
+        types = tree.types
+        self.identifiers = [types[i] == "identifier" for i in tree.token_leaves]
+
+
+def _token_flow(g: _Graph, first: int, end: int, states: dict):
+    """``DFG_python`` of a node whose subtree has no assignment, loop, branch or default
+    parameter (``FlatTree.plain``): the children-in-order branch, all the way down, visits
+    exactly its tokens ``first:end``, in order, with the leaf rule."""
+    DFG = []
+    owned = False  # whether ``states`` is a copy made here (then it can be updated in place)
+    tokens, identifiers = g.tokens, g.identifiers
+    for k in range(first, end):
+        entry = tokens[k]
+        if not entry:
+            continue
+        idx, code = entry
+        if code in states:
+            DFG.append((code, idx, "comesFrom", [code], states[code]))
+        else:
+            if identifiers[k]:
+                if not owned:
+                    states = states.copy()
+                    owned = True
+                states[code] = [idx]
+            DFG.append((code, idx, "comesFrom", [], []))
+    return DFG, states
 
 
 def tree_to_variable_index(g: _Graph, i: int) -> list:
@@ -183,6 +212,9 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
             states = states.copy()
             states[code] = [idx]
         return [(code, idx, "comesFrom", [], [])], states
+    plain = g.plain.get(i)
+    if plain is not None:
+        return _token_flow(g, plain[0], plain[1], states)
     children = g.children[i]
     if rtype == "default_parameter":
         states = states.copy()
@@ -301,7 +333,7 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
 def get_data_flow(code: str, tree: FlatTree) -> list:
     """The reference ``get_data_flow`` on the flat tree of ``code``."""
     try:
-        g = _Graph(tree, _leaf_table(code, tree))
+        g = _Graph(code, tree)
         try:
             DFG, _ = DFG_python(g, 0, {})
         except Exception:

@@ -25,16 +25,33 @@ STRINGISH = frozenset(("string_literal", "string", "character_literal"))
 _TABLES: dict[object, tuple[dict[int, str], dict[int, bool]]] = {}
 
 
+class _KindTable(dict):
+    """kind id -> value, filled from ``language`` for ids it was not built with."""
+
+    def __init__(self, language, get):
+        self.language, self.get_value = language, get
+        super().__init__((k, get(k)) for k in [*range(language.node_kind_count), 0xFFFF])
+
+    def __missing__(self, kind: int):
+        self[kind] = value = self.get_value(kind)
+        return value
+
+
 def _tables(language) -> tuple[dict[int, str], dict[int, bool]]:
-    """Node type name and namedness per kind id (what ``node.type`` / ``node.is_named`` give)."""
+    """Node type name and namedness per kind id (what ``node.type`` / ``node.is_named`` give;
+    0xFFFF is ERROR)."""
     key = id(language)
     if key not in _TABLES:
-        ids = [*range(language.node_kind_count), 0xFFFF]  # 0xFFFF: ERROR
-        _TABLES[key] = (
-            {k: language.node_kind_for_id(k) for k in ids},
-            {k: language.node_kind_is_named(k) for k in ids},
-        )
+        _TABLES[key] = (_KindTable(language, language.node_kind_for_id),
+                        _KindTable(language, language.node_kind_is_named))
     return _TABLES[key]
+
+
+# Node types that ``DFG_python`` does not treat as "visit the children in order".
+DATAFLOW_SPECIAL = frozenset((
+    "default_parameter", "assignment", "augmented_assignment", "for_in_clause", "if_statement",
+    "for_statement", "while_statement",
+))
 
 
 class FlatTree:
@@ -46,13 +63,16 @@ class FlatTree:
     leaves and string literals (whose insides it skips), comments excluded; ``inner_leaves``
     the nodes inside string literals that its ``DFG_python`` would also treat as tokens (it
     can reach them through ``_split_sides``, and then fails to find them).
+    ``plain`` maps nodes (outside string literals) whose subtree holds no
+    ``DATAFLOW_SPECIAL`` node to the range of their token leaves in ``token_leaves``: for those
+    ``DFG_python`` is one pass over the tokens in order (may be empty: an optimisation only).
     ``closes`` has one entry per named node in preorder (the order of the ``(`` in
     ``str(root)``): -1 for a node without children, else its rank in postorder among named
     nodes (the order of the ``)``); the root always counts as a subtree.
     ``anonymous_sexps`` holds the ``str()`` of anonymous nodes with children (``not in``).
     """
 
-    __slots__ = ("root", "types", "children", "nodes", "token_leaves", "inner_leaves",
+    __slots__ = ("root", "types", "children", "nodes", "token_leaves", "inner_leaves", "plain",
                  "closes", "anonymous_sexps", "comprehension_parents")
 
     def __init__(self, root):
@@ -62,6 +82,7 @@ class FlatTree:
         self.nodes: list = []
         self.token_leaves: list[int] = []
         self.inner_leaves: list[int] = []
+        self.plain: dict[int, tuple[int, int]] = {}
         self.closes: list[int] = []
         self.anonymous_sexps: list[str] = []
         self.comprehension_parents: set[int] = set()  # nodes with a for_in_clause child
@@ -82,7 +103,7 @@ def flatten(root, language) -> FlatTree:
     """Walk ``root`` (a tree of ``language``) once.
 
     Recursive, which is fastest; code nested deeper than the recursion limit allows is walked
-    again with an explicit stack (same result, tests/metrics/test_codebleu_speed.py).
+    again with an explicit stack (same tree, without ``plain``; tests/metrics/test_codebleu_speed.py).
     """
     try:
         return _flatten_recursive(root, language)
@@ -94,47 +115,65 @@ def _flatten_recursive(root, language) -> FlatTree:
     names, named = _tables(language)
     tree = FlatTree(root)
     types, children, nodes = tree.types, tree.children, tree.nodes
-    leaves, inner, closes = tree.token_leaves, tree.inner_leaves, tree.closes
+    leaves, inner, closes, plain = tree.token_leaves, tree.inner_leaves, tree.closes, tree.plain
+    comprehensions = tree.comprehension_parents
     post = 0  # named nodes finished so far
 
-    def visit(node, parent: int, in_string: bool) -> int:
+    def visit(node, kind: int, ntype: str, in_string: bool) -> bool:
+        """Number the subtree of ``node`` (already numbered, with children); whether it holds
+        a ``DATAFLOW_SPECIAL`` node. Leaf children are handled inline (most nodes are)."""
         nonlocal post
-        i = len(types)
-        kind = node.kind_id
-        ntype = names.get(kind) or node.type
-        types.append(ntype)
-        nodes.append(node)
-        if ntype == "for_in_clause":
-            tree.comprehension_parents.add(parent)
-        kids = node.children
-        if not kids:
-            children.append(())
-            if ntype != "comment":
-                (inner if in_string else leaves).append(i)
-            if named.get(kind, True):
-                closes.append(-1)
-                post += 1
-            return i
+        i = len(types) - 1
         mine: list[int] = []
         children.append(mine)
+        special = ntype in DATAFLOW_SPECIAL
         if ntype in STRINGISH:
             (inner if in_string else leaves).append(i)
             in_string = True
-        if named.get(kind, True):
+        first_token = len(leaves)
+        is_named = named[kind]
+        if is_named:
             k = len(closes)
             closes.append(-1)
-            for child in kids:
-                mine.append(visit(child, i, in_string))
-            closes[k] = post
-            post += 1
         else:
             tree.anonymous_sexps.append(str(node))
-            for child in kids:
-                mine.append(visit(child, i, in_string))
-        return i
+        for child in node.children:
+            j = len(types)
+            mine.append(j)
+            kind = child.kind_id
+            ctype = names[kind]
+            types.append(ctype)
+            nodes.append(child)
+            if ctype == "for_in_clause":
+                comprehensions.add(i)
+            if child.child_count:
+                special = visit(child, kind, ctype, in_string) or special
+            else:
+                children.append(())
+                if ctype != "comment":
+                    (inner if in_string else leaves).append(j)
+                if named[kind]:
+                    closes.append(-1)
+                    post += 1
+        if is_named:
+            closes[k] = post
+            post += 1
+        if not special and not in_string:
+            plain[i] = (first_token, len(leaves))
+        return special
 
+    kind = root.kind_id
+    types.append(names[kind])
+    nodes.append(root)
     try:
-        visit(root, -1, False)
+        if root.child_count:
+            visit(root, kind, types[0], False)
+        else:
+            children.append(())
+            if types[0] != "comment":
+                leaves.append(0)
+            closes.append(-1)
+            post += 1
     finally:
         visit = None  # it referred to itself: a cycle only the cyclic collector would free
     closes[0] = post - 1  # the root always counts as a subtree, and closes last
@@ -159,7 +198,7 @@ def _flatten_iterative(root, language) -> FlatTree:
         node, parent, in_string = entry
         i = len(types)
         kind = node.kind_id
-        ntype = names.get(kind) or node.type
+        ntype = names[kind]
         types.append(ntype)
         nodes.append(node)
         if parent >= 0:
@@ -171,7 +210,7 @@ def _flatten_iterative(root, language) -> FlatTree:
             children.append(())
             if ntype != "comment":
                 (inner if in_string else leaves).append(i)
-            if named.get(kind, True):
+            if named[kind]:
                 closes.append(-1)
                 post += 1
             continue
@@ -179,7 +218,7 @@ def _flatten_iterative(root, language) -> FlatTree:
         if ntype in STRINGISH:
             (inner if in_string else leaves).append(i)
             in_string = True
-        if named.get(kind, True):
+        if named[kind]:
             stack.append(len(closes))
             closes.append(-1)
         else:
