@@ -72,6 +72,12 @@ def _closest(ref_lens: list[int], hyp_len: int) -> int:
     return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
 
 
+def _clipped(a: Counter, b: Counter) -> int:
+    """Sum over shared n-grams of the smaller count (the others add 0): set and map work in C."""
+    shared = a.keys() & b.keys()
+    return sum(map(min, map(a.__getitem__, shared), map(b.__getitem__, shared)))
+
+
 def bleu_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
     """Modified (clipped) precision statistics, as ``bleu.corpus_bleu`` accumulates them."""
     num, den = [], []
@@ -79,10 +85,7 @@ def bleu_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
         counts = hyp.counts[n]
         clipped = 0
         if len(refs) == 1:
-            get = refs[0].counts[n].get
-            for gram, c in counts.items():
-                best = get(gram, 0)
-                clipped += c if c < best else best
+            clipped = _clipped(counts, refs[0].counts[n])
         else:
             ref_counts = [r.counts[n] for r in refs]
             for gram, c in counts.items():
@@ -104,18 +107,15 @@ def weighted_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
     for ref in refs:
         w = ref.weights
         s = 0.0
-        for gram, c in ref.counts[0].items():
-            h = hyp1.get(gram, 0)
+        ref1 = ref.counts[0]
+        # In the reference's order (a float sum); unigrams the hypothesis lacks add exactly 0.
+        for gram in filter(hyp1.__contains__, ref1):
+            c, h = ref1[gram], hyp1[gram]
             s += (c if c < h else h) * w.get(gram, 1)
         num[0] += s
         den[0] += max(1, ref.weighted_total)
         for n in range(1, 4):
-            hc = hyp.counts[n]
-            clipped = 0
-            for gram, c in ref.counts[n].items():
-                h = hc.get(gram, 0)
-                clipped += c if c < h else h
-            num[n] += clipped
+            num[n] += _clipped(ref.counts[n], hyp.counts[n])
             den[n] += max(1, ref.length - n if ref.length > n else 0)
     return Stats(num, den, hyp.length, 2)
 

@@ -101,10 +101,11 @@ def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
 class _Graph:
     """What ``DFG_python`` reads: the flat tree and its token-leaf tables."""
 
-    __slots__ = ("tree", "types", "children", "leaf", "tokens", "identifiers", "plain")
+    __slots__ = ("tree", "types", "children", "leaf", "tokens", "identifiers", "token_range")
 
     def __init__(self, code: str, tree: FlatTree):
-        self.tree, self.types, self.children, self.plain = tree, tree.types, tree.children, tree.plain
+        self.tree, self.types, self.children = tree, tree.types, tree.children
+        self.token_range = tree.token_range
         self.leaf, self.tokens = _leaf_table(code, tree)
         types = tree.types
         self.identifiers = [types[i] == "identifier" for i in tree.token_leaves]
@@ -112,7 +113,7 @@ class _Graph:
 
 def _token_flow(g: _Graph, first: int, end: int, states: dict):
     """``DFG_python`` of a node whose subtree has no assignment, loop, branch or default
-    parameter (``FlatTree.plain``): the children-in-order branch, all the way down, visits
+    parameter (``FlatTree.token_range``): the children-in-order branch, all the way down, visits
     exactly its tokens ``first:end``, in order, with the leaf rule."""
     DFG = []
     owned = False  # whether ``states`` is a copy made here (then it can be updated in place)
@@ -143,6 +144,9 @@ def tree_to_variable_index(g: _Graph, i: int) -> list:
             return []
         _, _ = entry  # raises for _MISSING, as the reference's lookup does
         return [entry]
+    tokens = g.token_range.get(i)
+    if tokens is not None:  # the token leaves below i, in order
+        return [entry for entry in g.tokens[tokens[0] : tokens[1]] if entry]
     code_tokens = []
     for child in g.children[i]:
         code_tokens += tree_to_variable_index(g, child)
@@ -212,9 +216,9 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
             states = states.copy()
             states[code] = [idx]
         return [(code, idx, "comesFrom", [], [])], states
-    plain = g.plain.get(i)
-    if plain is not None:
-        return _token_flow(g, plain[0], plain[1], states)
+    tokens = g.token_range.get(i)
+    if tokens is not None and tokens[2]:
+        return _token_flow(g, tokens[0], tokens[1], states)
     children = g.children[i]
     if rtype == "default_parameter":
         states = states.copy()

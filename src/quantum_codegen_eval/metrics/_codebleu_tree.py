@@ -63,16 +63,17 @@ class FlatTree:
     leaves and string literals (whose insides it skips), comments excluded; ``inner_leaves``
     the nodes inside string literals that its ``DFG_python`` would also treat as tokens (it
     can reach them through ``_split_sides``, and then fails to find them).
-    ``plain`` maps nodes (outside string literals) whose subtree holds no
-    ``DATAFLOW_SPECIAL`` node to the range of their token leaves in ``token_leaves``: for those
-    ``DFG_python`` is one pass over the tokens in order (may be empty: an optimisation only).
+    ``token_range`` maps nodes with children (outside string literals) to
+    ``(first, end, plain)``: their token leaves are ``token_leaves[first:end]``, and ``plain``
+    says their subtree holds no ``DATAFLOW_SPECIAL`` node (then ``DFG_python`` is one pass
+    over those tokens in order). It may be empty: it only saves work.
     ``closes`` has one entry per named node in preorder (the order of the ``(`` in
     ``str(root)``): -1 for a node without children, else its rank in postorder among named
     nodes (the order of the ``)``); the root always counts as a subtree.
     ``anonymous_sexps`` holds the ``str()`` of anonymous nodes with children (``not in``).
     """
 
-    __slots__ = ("root", "types", "children", "nodes", "token_leaves", "inner_leaves", "plain",
+    __slots__ = ("root", "types", "children", "nodes", "token_leaves", "inner_leaves", "token_range",
                  "closes", "anonymous_sexps", "comprehension_parents")
 
     def __init__(self, root):
@@ -82,7 +83,7 @@ class FlatTree:
         self.nodes: list = []
         self.token_leaves: list[int] = []
         self.inner_leaves: list[int] = []
-        self.plain: dict[int, tuple[int, int]] = {}
+        self.token_range: dict[int, tuple[int, int, bool]] = {}
         self.closes: list[int] = []
         self.anonymous_sexps: list[str] = []
         self.comprehension_parents: set[int] = set()  # nodes with a for_in_clause child
@@ -103,7 +104,8 @@ def flatten(root, language) -> FlatTree:
     """Walk ``root`` (a tree of ``language``) once.
 
     Recursive, which is fastest; code nested deeper than the recursion limit allows is walked
-    again with an explicit stack (same tree, without ``plain``; tests/metrics/test_codebleu_speed.py).
+    again with an explicit stack (same tree, without ``token_range``;
+    tests/metrics/test_codebleu_speed.py).
     """
     try:
         return _flatten_recursive(root, language)
@@ -115,7 +117,8 @@ def _flatten_recursive(root, language) -> FlatTree:
     names, named = _tables(language)
     tree = FlatTree(root)
     types, children, nodes = tree.types, tree.children, tree.nodes
-    leaves, inner, closes, plain = tree.token_leaves, tree.inner_leaves, tree.closes, tree.plain
+    leaves, inner, closes = tree.token_leaves, tree.inner_leaves, tree.closes
+    token_range = tree.token_range
     comprehensions = tree.comprehension_parents
     post = 0  # named nodes finished so far
 
@@ -158,8 +161,8 @@ def _flatten_recursive(root, language) -> FlatTree:
         if is_named:
             closes[k] = post
             post += 1
-        if not special and not in_string:
-            plain[i] = (first_token, len(leaves))
+        if not in_string:
+            token_range[i] = (first_token, len(leaves), not special)
         return special
 
     kind = root.kind_id
