@@ -69,29 +69,24 @@ def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
     sharing a span get the last one's entry, as there. Leaf-like nodes inside string literals
     are looked up by span too: ``_MISSING`` (a KeyError there) unless a token shares the span.
     """
-    nodes, types = tree.nodes, tree.types
-    index_to_code = {}
-    spans = []
+    nodes, types, spans = tree.nodes, tree.types, tree.token_spans
     if code.isascii():
         # Byte and character offsets coincide, and the reference's slicing of lines drops
         # exactly the newlines a multi-line token spans: same tokens, no Point objects.
-        for idx, i in enumerate(tree.token_leaves):
-            span = nodes[i].byte_range
-            spans.append(span)
-            index_to_code[span] = (idx, code[span[0] : span[1]].replace("\n", ""))
+        texts = [code[start:end].replace("\n", "") for start, end in spans]
     else:
         lines = code.split("\n")
-        for idx, i in enumerate(tree.token_leaves):
-            node = nodes[i]
-            span = node.byte_range
-            spans.append(span)
-            index_to_code[span] = (idx, index_to_code_token((node.start_point, node.end_point), lines))
+        texts = [index_to_code_token((nodes[i].start_point, nodes[i].end_point), lines)
+                 for i in tree.token_leaves]
+    entries = list(zip(range(len(texts)), texts))
+    index_to_code = dict(zip(spans, entries))
+    if len(index_to_code) != len(entries):  # shared spans (zero-width nodes): the last wins
+        entries = [index_to_code[span] for span in spans]
+    token_types = [types[i] for i in tree.token_leaves]
+    tokens = [_SKIP if entry[1] == t else entry for entry, t in zip(entries, token_types)]
     leaf = [None] * len(types)
-    tokens = []
-    for i, span in zip(tree.token_leaves, spans, strict=True):
-        entry = index_to_code[span]
-        leaf[i] = entry = _SKIP if entry[1] == types[i] else entry
-        tokens.append(entry)
+    for i, entry in zip(tree.token_leaves, tokens):
+        leaf[i] = entry
     for i in tree.inner_leaves:
         entry = index_to_code.get(nodes[i].byte_range)
         leaf[i] = _MISSING if entry is None else _SKIP if entry[1] == types[i] else entry
@@ -276,13 +271,14 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
             others_states.append(states)
         new_states = {}
         for dic in others_states:
-            for key in dic:
+            for key, value in dic.items():
                 if key not in new_states:
-                    new_states[key] = dic[key].copy()
+                    new_states[key] = value  # shared, not copied: no list is changed in place
                 else:
-                    new_states[key] += dic[key]
-        for key in new_states:
-            new_states[key] = sorted(list(set(new_states[key])))
+                    new_states[key] = new_states[key] + value
+        for key, value in new_states.items():
+            if len(value) > 1:  # sorted(set(...)) of one index is that index
+                new_states[key] = sorted(set(value))
         return DFG, new_states
     elif rtype == "for_statement":
         states = states.copy()
@@ -313,7 +309,7 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
                     temp, states = DFG_python(g, child, states)
                     DFG += temp
             children = [c for c in children if types[c] != "for_in_clause"]
-        leaf = g.leaf
+        leaf, token_range = g.leaf, g.token_range
         for child in children:
             entry = leaf[child]
             if entry is not None:
@@ -329,7 +325,11 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
                         states[code] = [idx]
                     DFG.append((code, idx, "comesFrom", [], []))
                 continue
-            temp, states = DFG_python(g, child, states)
+            tokens = token_range.get(child)
+            if tokens is not None and tokens[2]:
+                temp, states = _token_flow(g, tokens[0], tokens[1], states)
+            else:
+                temp, states = DFG_python(g, child, states)
             DFG += temp
         return DFG, states
 

@@ -73,7 +73,8 @@ class FlatTree:
     ``anonymous_sexps`` holds the ``str()`` of anonymous nodes with children (``not in``).
     """
 
-    __slots__ = ("root", "types", "children", "nodes", "token_leaves", "inner_leaves", "token_range",
+    __slots__ = ("root", "types", "children", "nodes", "token_leaves", "token_spans",
+                 "inner_leaves", "token_range",
                  "closes", "anonymous_sexps", "comprehension_parents")
 
     def __init__(self, root):
@@ -82,6 +83,7 @@ class FlatTree:
         self.children: list = []
         self.nodes: list = []
         self.token_leaves: list[int] = []
+        self.token_spans: list[tuple[int, int]] = []  # byte ranges of the token leaves
         self.inner_leaves: list[int] = []
         self.token_range: dict[int, tuple[int, int, bool]] = {}
         self.closes: list[int] = []
@@ -118,7 +120,7 @@ def _flatten_recursive(root, language) -> FlatTree:
     tree = FlatTree(root)
     types, children, nodes = tree.types, tree.children, tree.nodes
     leaves, inner, closes = tree.token_leaves, tree.inner_leaves, tree.closes
-    token_range = tree.token_range
+    spans, token_range = tree.token_spans, tree.token_range
     comprehensions = tree.comprehension_parents
     post = 0  # named nodes finished so far
 
@@ -131,7 +133,11 @@ def _flatten_recursive(root, language) -> FlatTree:
         children.append(mine)
         special = ntype in DATAFLOW_SPECIAL
         if ntype in STRINGISH:
-            (inner if in_string else leaves).append(i)
+            if in_string:
+                inner.append(i)
+            else:
+                leaves.append(i)
+                spans.append(node.byte_range)
             in_string = True
         first_token = len(leaves)
         is_named = named[kind]
@@ -153,8 +159,13 @@ def _flatten_recursive(root, language) -> FlatTree:
                 special = visit(child, kind, ctype, in_string) or special
             else:
                 children.append(())
-                if ctype != "comment":
-                    (inner if in_string else leaves).append(j)
+                if ctype == "comment":
+                    pass
+                elif in_string:
+                    inner.append(j)
+                else:
+                    leaves.append(j)
+                    spans.append(child.byte_range)
                 if named[kind]:
                     closes.append(-1)
                     post += 1
@@ -175,6 +186,7 @@ def _flatten_recursive(root, language) -> FlatTree:
             children.append(())
             if types[0] != "comment":
                 leaves.append(0)
+                spans.append(root.byte_range)
             closes.append(-1)
             post += 1
     finally:
@@ -189,6 +201,7 @@ def _flatten_iterative(root, language) -> FlatTree:
     tree = FlatTree(root)
     types, children, nodes = tree.types, tree.children, tree.nodes
     leaves, inner, closes = tree.token_leaves, tree.inner_leaves, tree.closes
+    spans = tree.token_spans
     post = 0
     # (node, parent, inside a string literal); an int entry k closes named node k
     stack: list = [(root, -1, False)]
@@ -211,15 +224,24 @@ def _flatten_iterative(root, language) -> FlatTree:
         kids = node.children
         if not kids:
             children.append(())
-            if ntype != "comment":
-                (inner if in_string else leaves).append(i)
+            if ntype == "comment":
+                pass
+            elif in_string:
+                inner.append(i)
+            else:
+                leaves.append(i)
+                spans.append(node.byte_range)
             if named[kind]:
                 closes.append(-1)
                 post += 1
             continue
         children.append([])
         if ntype in STRINGISH:
-            (inner if in_string else leaves).append(i)
+            if in_string:
+                inner.append(i)
+            else:
+                leaves.append(i)
+                spans.append(node.byte_range)
             in_string = True
         if named[kind]:
             stack.append(len(closes))
