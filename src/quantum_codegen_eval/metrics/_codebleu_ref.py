@@ -78,14 +78,14 @@ def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
         lines = code.split("\n")
         texts = [index_to_code_token((nodes[i].start_point, nodes[i].end_point), lines)
                  for i in tree.token_leaves]
-    entries = list(zip(range(len(texts)), texts))
-    index_to_code = dict(zip(spans, entries))
+    entries = list(zip(range(len(texts)), texts, strict=True))
+    index_to_code = dict(zip(spans, entries, strict=True))
     if len(index_to_code) != len(entries):  # shared spans (zero-width nodes): the last wins
         entries = [index_to_code[span] for span in spans]
     token_types = [types[i] for i in tree.token_leaves]
-    tokens = [_SKIP if entry[1] == t else entry for entry, t in zip(entries, token_types)]
+    tokens = [_SKIP if entry[1] == t else entry for entry, t in zip(entries, token_types, strict=True)]
     leaf = [None] * len(types)
-    for i, entry in zip(tree.token_leaves, tokens):
+    for i, entry in zip(tree.token_leaves, tokens, strict=True):
         leaf[i] = entry
     for i in tree.inner_leaves:
         entry = index_to_code.get(nodes[i].byte_range)
