@@ -85,6 +85,13 @@ def test_deep_code_same_numbers_as_previous(previous):
         assert previous([ref], [pred]).as_dict() == codebleu([ref], [pred]).as_dict()
 
 
+def test_tree_module_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(_codebleu_tree)
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_iterative_walk_equals_recursive(pairs):
     """The fallback walk builds the same tree (it leaves out token_range, an optimisation)."""
     refs, preds = pairs
