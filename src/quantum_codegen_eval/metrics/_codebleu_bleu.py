@@ -4,7 +4,7 @@ Same arithmetic as ``codebleu/bleu.py`` and ``codebleu/weighted_ngram_match.py``
 string's n-gram counters are built once and the per-pair statistics are plain sums, so corpus
 and per-sample scores come from the same numbers.
 
->>> a = NgramProfile.build("x = f ( y )".split(), {})
+>>> a = NgramProfile.build("x = f ( y )".split())
 >>> stats = bleu_stats(a, [a])
 >>> bleu_from_stats(stats)
 1.0
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 ORDERS = (1, 2, 3, 4)
@@ -31,12 +32,15 @@ class NgramProfile:
     weights: dict[str, float] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, tokens: list[str], weights: dict[str, float]) -> NgramProfile:
+    def build(cls, tokens: list[str], weight: Callable[[str], float] | None = None) -> NgramProfile:
+        """Count the n-grams of ``tokens``; ``weight(token)`` gives the unigram weights (a
+        reference's), none for a hypothesis."""
         # Unigrams are keyed by the token itself, longer n-grams by tuples.
         counts = (Counter(tokens),) + tuple(
             Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) if len(tokens) >= n else Counter()
             for n in ORDERS[1:]
         )
+        weights = {} if weight is None else {tok: weight(tok) for tok in counts[0]}
         total = 0.0
         for tok, c in counts[0].items():
             total += c * weights.get(tok, 1)
@@ -68,6 +72,12 @@ def _closest(ref_lens: list[int], hyp_len: int) -> int:
     return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
 
 
+def _clipped(a: Counter, b: Counter) -> int:
+    """Sum over shared n-grams of the smaller count (the others add 0): set and map work in C."""
+    shared = a.keys() & b.keys()
+    return sum(map(min, map(a.__getitem__, shared), map(b.__getitem__, shared)))
+
+
 def bleu_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
     """Modified (clipped) precision statistics, as ``bleu.corpus_bleu`` accumulates them."""
     num, den = [], []
@@ -75,10 +85,7 @@ def bleu_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
         counts = hyp.counts[n]
         clipped = 0
         if len(refs) == 1:
-            get = refs[0].counts[n].get
-            for gram, c in counts.items():
-                best = get(gram, 0)
-                clipped += c if c < best else best
+            clipped = _clipped(counts, refs[0].counts[n])
         else:
             ref_counts = [r.counts[n] for r in refs]
             for gram, c in counts.items():
@@ -100,18 +107,15 @@ def weighted_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
     for ref in refs:
         w = ref.weights
         s = 0.0
-        for gram, c in ref.counts[0].items():
-            h = hyp1.get(gram, 0)
+        ref1 = ref.counts[0]
+        # In the reference's order (a float sum); unigrams the hypothesis lacks add exactly 0.
+        for gram in filter(hyp1.__contains__, ref1):
+            c, h = ref1[gram], hyp1[gram]
             s += (c if c < h else h) * w.get(gram, 1)
         num[0] += s
         den[0] += max(1, ref.weighted_total)
         for n in range(1, 4):
-            hc = hyp.counts[n]
-            clipped = 0
-            for gram, c in ref.counts[n].items():
-                h = hc.get(gram, 0)
-                clipped += c if c < h else h
-            num[n] += clipped
+            num[n] += _clipped(ref.counts[n], hyp.counts[n])
             den[n] += max(1, ref.length - n if ref.length > n else 0)
     return Stats(num, den, hyp.length, 2)
 

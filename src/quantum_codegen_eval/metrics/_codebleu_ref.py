@@ -6,7 +6,9 @@ Copyright (c) Microsoft Corporation; Copyright (c) 2023 Konstantin Chernyshev. M
 
 These functions are deliberately NOT tidied: their exact behaviour (byte-vs-character column
 mixing, swallowed exceptions) is what the ``variant="standard"`` parity guarantee rests on.
-Speed comes from calling them once per distinct string (see ``codebleu.py``).
+Speed comes from calling them once per distinct string (see ``codebleu.py``) and from running
+``DFG_python`` on the flat tree of ``_codebleu_tree`` (one walk; the output-preserving changes
+are listed in its docstring and in docs/metrics/codebleu.md).
 
 Two deliberate changes, both named in the signature. ``tokenize:py3.11``: the comment stripper
 tokenizes as Python 3.11 does on every Python (``_codebleu_strip``; 3.12 changed ``tokenize``).
@@ -26,6 +28,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from ._codebleu_strip import remove_comments_and_docstrings, strip_or_keep  # noqa: F401
+from ._codebleu_tree import FlatTree
 
 # codebleu/keywords/python.txt
 PYTHON_KEYWORDS = (
@@ -35,47 +38,14 @@ PYTHON_KEYWORDS = (
 ).split()
 
 
-_STRINGISH = ("string_literal", "string", "character_literal")
-
-
 def _first_seen(names: list) -> list:
     """Distinct items in order of first appearance (the reference: ``list(set(names))``)."""
     return list(dict.fromkeys(names))
+
+
 _BY_INDEX = itemgetter(1)
-
-
-def token_leaves(root_node):
-    """The nodes whose spans the reference's ``tree_to_token_index`` lists, in its order.
-
-    Iterative (the reference recurses and concatenates lists). Spans are keyed by
-    ``(start_byte, end_byte)`` below instead of ``(start_point, end_point)``: within one tree
-    the two are in one-to-one correspondence, and ints are cheaper to fetch and hash.
-    """
-    leaves = []
-    stack = [root_node]
-    while stack:
-        node = stack.pop()
-        ntype = node.type
-        if (node.child_count == 0 or ntype in _STRINGISH) and ntype != "comment":
-            leaves.append(node)
-        else:
-            stack.extend(reversed(node.children))
-    return leaves
-
-
-def tree_to_variable_index(root_node, index_to_code):
-    children = root_node.children
-    rtype = root_node.type
-    if (not children or rtype in _STRINGISH) and rtype != "comment":
-        index = (root_node.start_byte, root_node.end_byte)
-        _, code = index_to_code[index]
-        if rtype != code:
-            return [index]
-        return []
-    code_tokens = []
-    for child in children:
-        code_tokens += tree_to_variable_index(child, index_to_code)
-    return code_tokens
+_SKIP = ()  # a token leaf whose text equals its type (keywords, operators): no variable
+_MISSING = ("not in index_to_code",)  # unpacking it raises, as the reference's lookup does
 
 
 def index_to_code_token(index, code):
@@ -93,121 +63,209 @@ def index_to_code_token(index, code):
     return s
 
 
+def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
+    """Per node: ``(idx, text)`` of a token leaf that can be a variable, ``_SKIP`` for a token
+    leaf whose text is its type, None for the other nodes; and the same entries per token.
+
+    The reference's ``index_to_code`` is keyed by span, ``(idx, text)`` in token order; tokens
+    sharing a span get the last one's entry, as there. Leaf-like nodes inside string literals
+    are looked up by span too: ``_MISSING`` (a KeyError there) unless a token shares the span.
+    """
+    nodes, types, spans = tree.nodes, tree.types, tree.token_spans
+    if code.isascii():
+        # Byte and character offsets coincide, and the reference's slicing of lines drops
+        # exactly the newlines a multi-line token spans: same tokens, no Point objects.
+        texts = [code[start:end].replace("\n", "") for start, end in spans]
+    else:
+        lines = code.split("\n")
+        texts = [index_to_code_token((nodes[i].start_point, nodes[i].end_point), lines)
+                 for i in tree.token_leaves]
+    entries = list(zip(range(len(texts)), texts, strict=True))
+    index_to_code = dict(zip(spans, entries, strict=True))
+    if len(index_to_code) != len(entries):  # shared spans (zero-width nodes): the last wins
+        entries = [index_to_code[span] for span in spans]
+    token_types = [types[i] for i in tree.token_leaves]
+    tokens = [_SKIP if entry[1] == t else entry for entry, t in zip(entries, token_types, strict=True)]
+    leaf = [None] * len(types)
+    for i, entry in zip(tree.token_leaves, tokens, strict=True):
+        leaf[i] = entry
+    for i in tree.inner_leaves:
+        entry = index_to_code.get(nodes[i].byte_range)
+        leaf[i] = _MISSING if entry is None else _SKIP if entry[1] == types[i] else entry
+    return leaf, tokens
+
+
+class _Graph:
+    """What ``DFG_python`` reads: the flat tree and its token-leaf tables."""
+
+    __slots__ = ("tree", "types", "children", "leaf", "tokens", "identifiers", "token_range")
+
+    def __init__(self, code: str, tree: FlatTree):
+        self.tree, self.types, self.children = tree, tree.types, tree.children
+        self.token_range = tree.token_range
+        self.leaf, self.tokens = _leaf_table(code, tree)
+        types = tree.types
+        self.identifiers = [types[i] == "identifier" for i in tree.token_leaves]
+
+
+def _token_flow(g: _Graph, first: int, end: int, states: dict):
+    """``DFG_python`` of a node whose subtree has no assignment, loop, branch or default
+    parameter (``FlatTree.token_range``): the children-in-order branch, all the way down, visits
+    exactly its tokens ``first:end``, in order, with the leaf rule."""
+    DFG = []
+    owned = False  # whether ``states`` is a copy made here (then it can be updated in place)
+    tokens, identifiers = g.tokens, g.identifiers
+    for k in range(first, end):
+        entry = tokens[k]
+        if not entry:
+            continue
+        idx, code = entry
+        if code in states:
+            DFG.append((code, idx, "comesFrom", [code], states[code]))
+        else:
+            if identifiers[k]:
+                if not owned:
+                    states = states.copy()
+                    owned = True
+                states[code] = [idx]
+            DFG.append((code, idx, "comesFrom", [], []))
+    return DFG, states
+
+
+def tree_to_variable_index(g: _Graph, i: int) -> list:
+    """``(idx, text)`` of the variable tokens under node i (the reference returns their spans
+    and looks each up in ``index_to_code``)."""
+    entry = g.leaf[i]
+    if entry is not None:
+        if not entry:
+            return []
+        _, _ = entry  # raises for _MISSING, as the reference's lookup does
+        return [entry]
+    tokens = g.token_range.get(i)
+    if tokens is not None:  # the token leaves below i, in order
+        return [entry for entry in g.tokens[tokens[0] : tokens[1]] if entry]
+    code_tokens = []
+    for child in g.children[i]:
+        code_tokens += tree_to_variable_index(g, child)
+    return code_tokens
+
+
 def _merge_loop_dfg(DFG):
+    """One entry per (name, index, relation), the lists of repeats merged, in order of first
+    appearance (the reference also sorts by index; ``get_data_flow`` sorts once at the end)."""
     dic = {}
     for x in DFG:
-        if (x[0], x[1], x[2]) not in dic:
-            dic[(x[0], x[1], x[2])] = [x[3], x[4]]
+        key = x[:3]
+        y = dic.get(key)
+        if y is None:
+            dic[key] = x
         else:
-            dic[(x[0], x[1], x[2])][0] = _first_seen(dic[(x[0], x[1], x[2])][0] + x[3])
-            dic[(x[0], x[1], x[2])][1] = sorted(list(set(dic[(x[0], x[1], x[2])][1] + x[4])))
-    return [(x[0], x[1], x[2], y[0], y[1]) for x, y in sorted(dic.items(), key=lambda t: t[0][1])]
+            dic[key] = (x[0], x[1], x[2], _first_seen(y[3] + x[3]), sorted(set(y[4] + x[4])))
+    return list(dic.values())
 
 
-def _assign_pairs(left_nodes, right_nodes, index_to_code, states, DFG):
+def _assign_pairs(g, left_nodes, right_nodes, states, DFG):
     for left_node, right_node in zip(left_nodes, right_nodes, strict=False):
-        left_tokens_index = tree_to_variable_index(left_node, index_to_code)
-        right_tokens_index = tree_to_variable_index(right_node, index_to_code)
-        temp = []
-        for token1_index in left_tokens_index:
-            idx1, code1 = index_to_code[token1_index]
-            temp.append(
-                (
-                    code1,
-                    idx1,
-                    "computedFrom",
-                    [index_to_code[x][1] for x in right_tokens_index],
-                    [index_to_code[x][0] for x in right_tokens_index],
-                )
-            )
+        left_tokens = tree_to_variable_index(g, left_node)
+        right_tokens = tree_to_variable_index(g, right_node)
+        # One list pair shared by every left token: stored lists are never changed in place.
+        names = [code for _, code in right_tokens]
+        idxs = [idx for idx, _ in right_tokens]
+        for idx1, code1 in left_tokens:
+            DFG.append((code1, idx1, "computedFrom", names, idxs))
             states[code1] = [idx1]
-        DFG += temp
 
 
-def _split_sides(root_node):
-    left_nodes = [x for x in root_node.child_by_field_name("left").children if x.type != ","]
-    right_nodes = [x for x in root_node.child_by_field_name("right").children if x.type != ","]
+def _split_sides(g, i):
+    types, children = g.types, g.children
+    left, right = g.tree.field(i, "left"), g.tree.field(i, "right")
+    left_nodes = [x for x in children[left] if types[x] != ","]
+    right_nodes = [x for x in children[right] if types[x] != ","]
     if len(right_nodes) != len(left_nodes):
-        left_nodes = [root_node.child_by_field_name("left")]
-        right_nodes = [root_node.child_by_field_name("right")]
+        left_nodes = [left]
+        right_nodes = [right]
     if len(left_nodes) == 0:
-        left_nodes = [root_node.child_by_field_name("left")]
+        left_nodes = [left]
     if len(right_nodes) == 0:
-        right_nodes = [root_node.child_by_field_name("right")]
+        right_nodes = [right]
     return left_nodes, right_nodes
 
 
-def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
-    # The reference copies ``states`` on entry to every call. Here only branches that assign
-    # into it copy (copy-on-write): no call mutates a dict it did not create, so the contents
-    # seen everywhere are the same and only needless copies are skipped.
-    rtype = root_node.type
-    if (root_node.child_count == 0 or rtype in _STRINGISH) and rtype != "comment":
-        idx, code = index_to_code[(root_node.start_byte, root_node.end_byte)]
-        if rtype == code:
+def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
+    """The reference's ``DFG_python`` on node i of the flat tree.
+
+    Output-preserving changes: ``states`` is copied on write, not on every call (no call
+    mutates a dict it did not create); stored state lists are shared, not copied (they are
+    never changed in place); leaf children are handled inline; and the partial graphs are not
+    sorted at every level, only once at the end (``get_data_flow``): Python's sort is stable,
+    so one sort of the concatenation gives the same order as sorting every piece, and
+    ``_merge_loop_dfg`` only depends on the order among entries of one token index.
+    """
+    rtype = g.types[i]
+    entry = g.leaf[i]
+    if entry is not None:
+        if not entry:
             return [], states
-        elif code in states:
-            # The reference copies states[code] here; state lists are never changed in place
-            # once stored (merges build new lists), so sharing them is equivalent.
+        idx, code = entry
+        if code in states:
             return [(code, idx, "comesFrom", [code], states[code])], states
-        else:
-            if rtype == "identifier":
-                states = states.copy()
-                states[code] = [idx]
-            return [(code, idx, "comesFrom", [], [])], states
-    children = root_node.children
+        if rtype == "identifier":
+            states = states.copy()
+            states[code] = [idx]
+        return [(code, idx, "comesFrom", [], [])], states
+    tokens = g.token_range.get(i)
+    if tokens is not None and tokens[2]:
+        return _token_flow(g, tokens[0], tokens[1], states)
+    children = g.children[i]
     if rtype == "default_parameter":
         states = states.copy()
-        name = root_node.child_by_field_name("name")
-        value = root_node.child_by_field_name("value")
+        name = g.tree.field(i, "name")
+        value = g.tree.field(i, "value")
         DFG = []
         if value is None:
-            indexs = tree_to_variable_index(name, index_to_code)
-            for index in indexs:
-                idx, code = index_to_code[index]
+            for idx, code in tree_to_variable_index(g, name):
                 DFG.append((code, idx, "comesFrom", [], []))
                 states[code] = [idx]
-            return sorted(DFG, key=_BY_INDEX), states
-        name_indexs = tree_to_variable_index(name, index_to_code)
-        value_indexs = tree_to_variable_index(value, index_to_code)
-        temp, states = DFG_python(value, index_to_code, states)
+            return DFG, states
+        name_tokens = tree_to_variable_index(g, name)
+        value_tokens = tree_to_variable_index(g, value)
+        temp, states = DFG_python(g, value, states)
         DFG += temp
-        for index1 in name_indexs:
-            idx1, code1 = index_to_code[index1]
-            for index2 in value_indexs:
-                idx2, code2 = index_to_code[index2]
+        for idx1, code1 in name_tokens:
+            for idx2, code2 in value_tokens:
                 DFG.append((code1, idx1, "comesFrom", [code2], [idx2]))
             states[code1] = [idx1]
-        return sorted(DFG, key=_BY_INDEX), states
+        return DFG, states
     elif rtype in ("assignment", "augmented_assignment", "for_in_clause"):
         states = states.copy()
         if rtype == "for_in_clause":
             right_nodes = [children[-1]]
-            left_nodes = [root_node.child_by_field_name("left")]
+            left_nodes = [g.tree.field(i, "left")]
         else:
-            if root_node.child_by_field_name("right") is None:
+            if g.tree.field(i, "right") is None:
                 return [], states
-            left_nodes, right_nodes = _split_sides(root_node)
+            left_nodes, right_nodes = _split_sides(g, i)
         DFG = []
         for node in right_nodes:
-            temp, states = DFG_python(node, index_to_code, states)
+            temp, states = DFG_python(g, node, states)
             DFG += temp
-        _assign_pairs(left_nodes, right_nodes, index_to_code, states, DFG)
-        return sorted(DFG, key=_BY_INDEX), states
+        _assign_pairs(g, left_nodes, right_nodes, states, DFG)
+        return DFG, states
     elif rtype == "if_statement":
         DFG = []
         current_states = states.copy()
         others_states = []
         tag = False
+        types = g.types
         for child in children:
-            ctype = child.type
+            ctype = types[child]
             if "else" in ctype:
                 tag = True
             if ctype not in ("elif_clause", "else_clause"):
-                temp, current_states = DFG_python(child, index_to_code, current_states)
+                temp, current_states = DFG_python(g, child, current_states)
                 DFG += temp
             else:
-                temp, new_states = DFG_python(child, index_to_code, states)
+                temp, new_states = DFG_python(g, child, states)
                 DFG += temp
                 others_states.append(new_states)
         others_states.append(current_states)
@@ -215,83 +273,75 @@ def DFG_python(root_node, index_to_code, states):  # noqa: N802 - reference name
             others_states.append(states)
         new_states = {}
         for dic in others_states:
-            for key in dic:
+            for key, value in dic.items():
                 if key not in new_states:
-                    new_states[key] = dic[key].copy()
+                    new_states[key] = value  # shared, not copied: no list is changed in place
                 else:
-                    new_states[key] += dic[key]
-        for key in new_states:
-            new_states[key] = sorted(list(set(new_states[key])))
-        return sorted(DFG, key=_BY_INDEX), new_states
+                    new_states[key] = new_states[key] + value
+        for key, value in new_states.items():
+            if len(value) > 1:  # sorted(set(...)) of one index is that index
+                new_states[key] = sorted(set(value))
+        return DFG, new_states
     elif rtype == "for_statement":
         states = states.copy()
         DFG = []
         for _ in range(2):
-            left_nodes, right_nodes = _split_sides(root_node)
+            left_nodes, right_nodes = _split_sides(g, i)
             for node in right_nodes:
-                temp, states = DFG_python(node, index_to_code, states)
+                temp, states = DFG_python(g, node, states)
                 DFG += temp
-            _assign_pairs(left_nodes, right_nodes, index_to_code, states, DFG)
-            if children[-1].type == "block":
-                temp, states = DFG_python(children[-1], index_to_code, states)
+            _assign_pairs(g, left_nodes, right_nodes, states, DFG)
+            if g.types[children[-1]] == "block":
+                temp, states = DFG_python(g, children[-1], states)
                 DFG += temp
-        DFG = _merge_loop_dfg(DFG)
-        return sorted(DFG, key=_BY_INDEX), states
+        return _merge_loop_dfg(DFG), states
     elif rtype == "while_statement":
         DFG = []
         for _ in range(2):
             for child in children:
-                temp, states = DFG_python(child, index_to_code, states)
+                temp, states = DFG_python(g, child, states)
                 DFG += temp
-        DFG = _merge_loop_dfg(DFG)
-        return sorted(DFG, key=_BY_INDEX), states
+        return _merge_loop_dfg(DFG), states
     else:
         DFG = []
-        types = [child.type for child in children]
-        if "for_in_clause" in types:
-            for child, ctype in zip(children, types, strict=True):
-                if ctype == "for_in_clause":
-                    temp, states = DFG_python(child, index_to_code, states)
+        if i in g.tree.comprehension_parents:
+            types = g.types
+            for child in children:
+                if types[child] == "for_in_clause":
+                    temp, states = DFG_python(g, child, states)
                     DFG += temp
-        for child, ctype in zip(children, types, strict=True):
-            if ctype == "for_in_clause":
-                continue
-            if (child.child_count == 0 or ctype in _STRINGISH) and ctype != "comment":
-                # The leaf case of DFG_python, inlined (most children are leaves).
-                idx, code = index_to_code[(child.start_byte, child.end_byte)]
-                if ctype == code:
+            children = [c for c in children if types[c] != "for_in_clause"]
+        leaf, token_range = g.leaf, g.token_range
+        for child in children:
+            entry = leaf[child]
+            if entry is not None:
+                # The leaf case above, inlined (most children are leaves).
+                if not entry:
                     continue
+                idx, code = entry
                 if code in states:
                     DFG.append((code, idx, "comesFrom", [code], states[code]))
                 else:
-                    if ctype == "identifier":
+                    if g.types[child] == "identifier":
                         states = states.copy()
                         states[code] = [idx]
                     DFG.append((code, idx, "comesFrom", [], []))
                 continue
-            temp, states = DFG_python(child, index_to_code, states)
+            tokens = token_range.get(child)
+            if tokens is not None and tokens[2]:
+                temp, states = _token_flow(g, tokens[0], tokens[1], states)
+            else:
+                temp, states = DFG_python(g, child, states)
             DFG += temp
-        return sorted(DFG, key=_BY_INDEX), states
+        return DFG, states
 
 
-def get_data_flow(code: str, root_node) -> list:
-    """The reference ``get_data_flow`` on an already parsed tree of ``code``."""
+def get_data_flow(code: str, tree: FlatTree) -> list:
+    """The reference ``get_data_flow`` on the flat tree of ``code``."""
     try:
-        leaves = token_leaves(root_node)
-        index_to_code = {}
-        if code.isascii():
-            # Byte and character offsets coincide, and the reference's slicing of lines drops
-            # exactly the newlines a multi-line token spans: same tokens, no Point objects.
-            for idx, leaf in enumerate(leaves):
-                span = (leaf.start_byte, leaf.end_byte)
-                index_to_code[span] = (idx, code[span[0] : span[1]].replace("\n", ""))
-        else:
-            lines = code.split("\n")
-            for idx, leaf in enumerate(leaves):
-                tok = index_to_code_token((leaf.start_point, leaf.end_point), lines)
-                index_to_code[(leaf.start_byte, leaf.end_byte)] = (idx, tok)
+        g = _Graph(code, tree)
         try:
-            DFG, _ = DFG_python(root_node, index_to_code, {})
+            DFG, _ = DFG_python(g, 0, {})
         except Exception:
             DFG = []
         DFG = sorted(DFG, key=_BY_INDEX)

@@ -118,9 +118,22 @@ def _readlines(source: str):
         yield parts[-1]
 
 
-def tokens(source: str):
+# Characters that can start a string, a comment or a line continuation, or that the stripper
+# would not copy verbatim (tabs and form feeds between tokens become spaces).
+_PLAIN = re.compile(r"[^'\"#\\\r\n\t\f]*")
+
+
+def tokens(source: str, merge_plain: bool = False):
     """``tokenize.generate_tokens`` of CPython 3.11 on ``source``, as tuples
-    ``(kind, text, start_row, start_col, end_row, end_col)`` with the kinds above."""
+    ``(kind, text, start_row, start_col, end_row, end_col)`` with the kinds above.
+
+    ``merge_plain``: a stretch of a line where no string, comment or continuation can start
+    (names, numbers, operators, single spaces) is yielded as ONE ``OTHER`` token, its text
+    verbatim, spaces included. The stripper's output is the same (it copies ``OTHER`` text and
+    pads the gaps with as many spaces), it only skips the per-token work. A stretch ends at the
+    end of the line or, before a special character, at the last token followed by a space (a
+    token never spans a space, but ``f`` in ``f"..."`` belongs to the string).
+    """
     lnum = parenlev = continued = 0
     numchars = "0123456789"
     contstr, needcont = "", 0
@@ -130,6 +143,7 @@ def tokens(source: str):
     line = ""
     lines = _readlines(source)
     pseudo = _PSEUDO.match
+    plain = _PLAIN.match
     strstart = endprog = None
     while True:
         last_line = line
@@ -199,7 +213,23 @@ def tokens(source: str):
                 raise TokenError("EOF in multi-line statement", (lnum, 0))
             continued = 0
 
+        try_plain = merge_plain
         while pos < max_:
+            if try_plain:
+                try_plain = False
+                end = plain(line, pos).end()
+                if end < max_ and line[end] != "\n":
+                    # Stop at the end of the last token followed by a space (spaces before a
+                    # continuation are not copied).
+                    space = line.rfind(" ", pos, end)
+                    end = pos + len(line[pos:space].rstrip(" ")) if space > pos else pos
+                stretch = line[pos:end]
+                if stretch.strip(" "):
+                    parenlev += (stretch.count("(") + stretch.count("[") + stretch.count("{")
+                                 - stretch.count(")") - stretch.count("]") - stretch.count("}"))
+                    yield (OTHER, stretch, lnum, pos, lnum, end)
+                    pos = end
+                    continue
             pseudomatch = pseudo(line, pos)
             if pseudomatch:
                 start, end = pseudomatch.span(1)
@@ -220,6 +250,7 @@ def tokens(source: str):
                     if endmatch:
                         pos = endmatch.end(0)
                         yield (STRING, line[start:pos], lnum, start, lnum, pos)
+                        try_plain = merge_plain
                     else:
                         strstart = (lnum, start)
                         contstr = line[start:]
@@ -236,6 +267,7 @@ def tokens(source: str):
                         break
                     else:
                         yield (STRING, token, lnum, start, lnum, end)
+                        try_plain = merge_plain
                 elif initial.isidentifier():
                     yield (OTHER, token, lnum, start, lnum, end)
                 elif initial == "\\":
@@ -263,7 +295,7 @@ def remove_comments_and_docstrings(source: str) -> str:
     prev = INDENT
     last_lineno = -1
     last_col = 0
-    for kind, text, srow, scol, erow, ecol in tokens(source):
+    for kind, text, srow, scol, erow, ecol in tokens(source, merge_plain=True):
         if srow > last_lineno:
             last_col = 0
         if scol > last_col:

@@ -19,10 +19,11 @@ the program's quantum key set K(c)), with a Qiskit counterpart under ``lang="qis
 
 from __future__ import annotations
 
-import re
+import gc
 import warnings
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,7 @@ from ._codebleu_ref import (
     normalize_dataflow,
     strip_or_keep,
 )
+from ._codebleu_tree import flatten, subtree_sexps
 from .results import CodeBLEUComponents, CodeBLEUScore
 from .signature import make_signature, package_version
 
@@ -55,59 +57,28 @@ def _parser():
     return _PARSER
 
 
-def _subtree_sexps_slow(root) -> list[str]:
-    """str() of the root and of every node that has children (the reference's subtrees)."""
-    out = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        out.append(str(node))
-        for child in node.children:
-            if child.child_count:
-                stack.append(child)
-    return out
+@contextmanager
+def _no_cyclic_gc():
+    """Pause the cyclic garbage collector: scoring allocates many small lists and tuples (no
+    cycles), and each collection would walk the growing per-call caches again; measured at
+    ~25% of the time on distinct pairs (docs/metrics/codebleu.md). Restored on exit."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
-_PAREN = re.compile(r"[()]")
+@dataclass
+class _Code:
+    """What the syntax and dataflow matches need of one (comment-stripped) program."""
 
-
-def _subtree_sexps(root) -> list[str]:
-    """Same multiset as ``_subtree_sexps_slow``, cut out of ``str(root)`` in one pass.
-
-    Without parse errors the root's s-expression has one ``(`` per named node, in preorder,
-    and each named node's own ``str()`` is its balanced ``(...)`` span. Anonymous nodes with
-    children (``not in``, ``is not``) are not printed inside their parent, so they are
-    ``str()``-ed directly. Trees with errors may print quoted parentheses (``MISSING ")"``) and
-    take the slow path. tests/metrics/test_codebleu.py checks both paths agree on real code.
-    """
-    if root.has_error:
-        return _subtree_sexps_slow(root)
-    text = str(root)
-    has_children = [True]  # the root always counts
-    out = []
-    stack = list(reversed(root.children))
-    while stack:
-        node = stack.pop()
-        n = node.child_count
-        if node.is_named:
-            has_children.append(n > 0)
-        elif n:
-            out.append(str(node))
-        if n:
-            stack.extend(reversed(node.children))
-    if text.count("(") != len(has_children) or text.count(")") != len(has_children):
-        return _subtree_sexps_slow(root)  # unexpected layout: never guess
-    opens: list[int] = []
-    starts: list[int] = []
-    for m in _PAREN.finditer(text):
-        if m.group() == "(":
-            opens.append(len(starts))
-            starts.append(m.start())
-        else:
-            k = opens.pop()
-            if has_children[k]:
-                out.append(text[starts[k] : m.end()])
-    return out
+    sexp_set: set[str]
+    sexps: Counter  # subtree s-expression -> count
+    n_sexps: int
+    flows: Counter | None  # normalised dataflow edge -> count (variant="standard" only)
 
 
 class _Memo:
@@ -116,9 +87,7 @@ class _Memo:
     def __init__(self, variant: str, lang: str, qml_weight: float):
         self.variant, self.lang, self.qml_weight = variant, lang, qml_weight
         self._strip: dict[str, str] = {}
-        self._syntax: dict[str, tuple[set[str], Counter, int]] = {}
-        self._dfg: dict[str, Counter] = {}
-        self._trees: dict[str, Any] = {}  # tree-sitter root nodes
+        self._code: dict[str, _Code] = {}
         self._hyp: dict[str, NgramProfile] = {}
         self._ref: dict[str, NgramProfile] = {}
         self._keys: dict[str, set[str]] = {}
@@ -130,25 +99,19 @@ class _Memo:
             s = self._strip[s]
         return s
 
-    def _parse(self, s: str) -> None:
-        root = _parser().parse(s.encode("utf8")).root_node
-        sexps = _subtree_sexps(root)
-        counts = Counter(sexps)
-        self._syntax[s] = (set(counts), counts, len(sexps))
-        self._trees[s] = root
-
-    def syntax(self, s: str) -> tuple[set[str], Counter, int]:
-        if s not in self._syntax:
-            self._parse(s)
-        return self._syntax[s]
-
-    def dataflow(self, s: str) -> Counter:
-        if s not in self._dfg:
-            if s not in self._trees:
-                self._parse(s)
-            flows = normalize_dataflow(get_data_flow(s, self._trees[s]))
-            self._dfg[s] = Counter((v, rel, tuple(par)) for v, rel, par in flows)
-        return self._dfg[s]
+    def code(self, s: str) -> _Code:
+        """Parse ``s`` once and take everything from that one tree (which is then dropped)."""
+        if s not in self._code:
+            parser = _parser()
+            tree = flatten(parser.parse(s.encode("utf8")).root_node, parser.language)
+            sexps = subtree_sexps(tree)
+            counts = Counter(sexps)
+            flows = None
+            if self.variant == "standard":
+                edges = normalize_dataflow(get_data_flow(s, tree))
+                flows = Counter((v, rel, tuple(par)) for v, rel, par in edges)
+            self._code[s] = _Code(set(counts), counts, len(sexps), flows)
+        return self._code[s]
 
     def tokens(self, s: str) -> list[str]:
         if self.variant == "standard":
@@ -157,13 +120,12 @@ class _Memo:
 
     def hyp(self, s: str) -> NgramProfile:
         if s not in self._hyp:
-            self._hyp[s] = NgramProfile.build(self.tokens(s), {})
+            self._hyp[s] = NgramProfile.build(self.tokens(s))
         return self._hyp[s]
 
     def ref(self, s: str) -> NgramProfile:
         if s not in self._ref:
-            toks = self.tokens(s)
-            self._ref[s] = NgramProfile.build(toks, {t: self._weight(t) for t in toks})
+            self._ref[s] = NgramProfile.build(self.tokens(s), self._weight)
         return self._ref[s]
 
     def _weight(self, tok: str) -> float:
@@ -194,14 +156,14 @@ def _pair_stats(memo: _Memo, refs: list[str], hyp: str) -> _PairStats:
         # The reference re-strips the (already stripped) candidate once per reference.
         cand = memo.strip(hyp, k + 1)
         ref_s = memo.strip(ref)
-        cand_set, _, _ = memo.syntax(cand)
-        _, ref_sexps, n_ref = memo.syntax(ref_s)
-        s_match += sum(c for sx, c in ref_sexps.items() if sx in cand_set)
-        s_total += n_ref
+        cand_code, ref_code = memo.code(cand), memo.code(ref_s)
+        cand_set = cand_code.sexp_set
+        s_match += sum(c for sx, c in ref_code.sexps.items() if sx in cand_set)
+        s_total += ref_code.n_sexps
         if memo.variant == "standard":
-            ref_flows = memo.dataflow(ref_s)
+            ref_flows = ref_code.flows
             if ref_flows:
-                cand_flows = memo.dataflow(cand)
+                cand_flows = cand_code.flows
                 d_total += sum(ref_flows.values())
                 d_match += sum(min(c, cand_flows.get(f, 0)) for f, c in ref_flows.items())
     keys = 0.0
@@ -317,8 +279,10 @@ def codebleu(
         if not isinstance(p, str):
             raise TypeError(f"predictions[{i}] is {type(p).__name__}, not str")
     refs = _normalise_refs(references, len(predictions))
-    memo = _Memo(variant, lang, float(qml_weight))
-    stats = [_pair_stats(memo, r, p.strip()) for r, p in zip(refs, predictions, strict=True)]
+    with _no_cyclic_gc():
+        memo = _Memo(variant, lang, float(qml_weight))
+        stats = [_pair_stats(memo, r, p.strip()) for r, p in zip(refs, predictions, strict=True)]
+        del memo  # freed while collection is paused, so no collection walks it
     total = _scores(stats, variant, weights)
     notes = _lang_warnings(refs, predictions, variant, lang)
     for note in notes:
