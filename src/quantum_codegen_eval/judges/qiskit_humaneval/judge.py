@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...verdict import TestResult, Verdict
+from ...verdict import TestResult, Verdict, classify_error
 from ..base import MAX_STAGES, judge_error
 from . import frames, runner, trusted
 from .modes import UNSUPPORTED, check_mode, task_number
@@ -42,20 +42,12 @@ PRELOAD = ("numpy", "qiskit", "qiskit_aer")
 #: a candidate job's output larger than this is malformed (the sandbox caps files anyway)
 MAX_FRAMES_BYTES = 64 << 20
 
-#: uncaught exception type -> error class (see docs/benchmarks/qiskit_humaneval.md)
-_HALLUCINATION = {"ImportError", "ModuleNotFoundError", "AttributeError", "NameError"}
-_FORMATTING = {"SyntaxError", "IndentationError", "TabError"}
 _TRANSPORT = Path(__file__).with_name("transport.py")
 
 
-def _error_class(exc_type: str) -> str:
-    if exc_type == "AssertionError":
-        return "reasoning"
-    if exc_type in _HALLUCINATION:
-        return "hallucination"
-    if exc_type in _FORMATTING:
-        return "formatting"
-    return "api_misuse"
+def _error_class(exc_type: str) -> str | None:
+    """The class of an uncaught exception: the one mapping (``verdict.classify_error``)."""
+    return classify_error("WA" if exc_type == "AssertionError" else "RE", exc_type)
 
 
 @dataclass
@@ -219,7 +211,8 @@ class QiskitHumanEvalJudge:
             exc = str(out.get("type"))
             where = "in the program's function: " if out.get("origin") == "candidate" else ""
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 _error_class(exc), f"{where}{exc}: {out.get('message', '')}")
+                                 _error_class(exc), f"{where}{exc}: {out.get('message', '')}",
+                                 exception_type=exc)
         reason, i, message = out.get("reason"), out.get("index"), out.get("message", "")
         call = f"call {i + 1}" if isinstance(i, int) else "the program"
         if reason == "limit":
@@ -246,7 +239,8 @@ class QiskitHumanEvalJudge:
         if died.get("exception"):
             exc = died["exception"]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 _error_class(exc), f"{call}: {exc}: {died.get('message', '')}")
+                                 _error_class(exc), f"{call}: {exc}: {died.get('message', '')}",
+                                 exception_type=exc)
         return self._verdict(problem, st, "RE", "api_misuse",
                              f"the program ended during {call} (status {died.get('status')}, "
                              f"exit code {died.get('exit_code')}, signal {died.get('signal')})")
@@ -261,7 +255,8 @@ class QiskitHumanEvalJudge:
         if r.exception is not None:
             exc = r.exception.type.rsplit(".", 1)[-1]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 _error_class(exc), f"{exc}: {r.exception.message}".strip(), r)
+                                 _error_class(exc), f"{exc}: {r.exception.message}".strip(), r,
+                                 exception_type=exc)
         return self._verdict(problem, st, "RE", "api_misuse",
                              f"the program exited before check() ran ({r.status}, exit code "
                              f"{r.exit_code}, signal {r.signal})", r)
