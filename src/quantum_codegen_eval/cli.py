@@ -200,10 +200,13 @@ def _cmd_judge(args: argparse.Namespace) -> int:
 
 
 def _cmd_env(args: argparse.Namespace) -> int:
-    from .benchmarks import _qhack_envs as eras
+    from .benchmarks.base import registry
 
+    # the benchmarks that declare environments own them (each module's environments())
+    owners = {env: bench.loader.environments() for bench in registry().values()
+              for env in bench.environments}
     if args.action == "list":
-        rows = eras.list_envs()
+        rows = [row for mgr in dict.fromkeys(owners.values()) for row in mgr.list_envs()]
         if args.json:
             print(json.dumps(rows, indent=2, default=str))
         else:
@@ -213,12 +216,17 @@ def _cmd_env(args: argparse.Namespace) -> int:
     if not args.name:
         print(f"qce env {args.action}: name an environment (qce env list)", file=sys.stderr)
         return EXIT_USAGE
+    if args.name not in owners:
+        print(f"qce env {args.action}: unknown environment {args.name!r}; known: "
+              f"{', '.join(owners)}", file=sys.stderr)
+        return EXIT_USAGE
+    mgr = owners[args.name]
     if args.action == "create":
-        print(eras.create_env(args.name))
+        print(mgr.create_env(args.name))
     elif args.action == "path":
-        print(eras.env_python(args.name, create=False))
+        print(mgr.env_python(args.name, create=False))
     else:
-        eras.remove_env(args.name)
+        mgr.remove_env(args.name)
     return EXIT_OK
 
 

@@ -91,6 +91,14 @@ def get_problem(problem_id: str, *, data_dir: Any = None) -> QHackChallenge:
     return probs[problem_id]
 
 
+def environments():
+    """The era environments' manager (``list_envs``, ``create_env``, ``env_python``,
+    ``remove_env``): what ``qce env`` drives for the names in ``BENCHMARK.environments``."""
+    from . import _qhack_envs
+
+    return _qhack_envs
+
+
 def make_judge(env: str = "era", **options: Any):
     """The QHack judge (``env``: ``"era"`` or ``"current"``; options: ``time_scale`` multiplies
     every time limit, ``python``, ``memory_mb``, ``shims``; see judges/qhack/judge.py)."""
