@@ -182,8 +182,8 @@ def evaluate(
             _run_planned(planned, judge, problems, sandbox, verdicts, result_store, bar)
     except KeyboardInterrupt:
         _stop(sandbox if own_sandbox else None, result_store, bar)
-        raise EvaluationInterrupted(len(result_store) if result_store is not None else
-                                    len(verdicts), len(samples), store_path) from None
+        # every decided verdict is in the store (saved as it was decided, or read from it)
+        raise EvaluationInterrupted(len(verdicts), len(samples), store_path) from None
     finally:
         _stop(sandbox if own_sandbox else None, result_store, bar)
 
@@ -216,24 +216,39 @@ def _save(store: Any, key: str, sample: Sample, verdict: Verdict) -> None:
 def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> None:
     """Run every sample's jobs through one pool, stage by stage; decide a sample when the last
     job of its current stage is back (``decide`` returns the verdict or the next stage)."""
+    import heapq
+    import itertools
     from concurrent.futures import FIRST_COMPLETED, wait
     from dataclasses import replace
 
     from .judges.base import MAX_STAGES
 
+    order = itertools.count()
     results: dict[str, list[Any]] = {}
     waiting: dict[str, int] = {}
     stages: dict[str, int] = {}
     futures: dict[Any, tuple[str, int, str]] = {}  # future -> (sample key, result index, job id)
+
+    # Jobs wait here, not in the pool, so that a sample's later stage runs before other samples'
+    # first stages: a sample started is finished (and stored) first. At most ``slots`` jobs are
+    # in the pool at a time.
+    queue: list[tuple[int, int, str, int, Any]] = []  # (-stage, order, key, index, job)
+    slots = max(1, int(getattr(sandbox, "workers", 1) or 1))
 
     def submit(key: str, jobs: list[Any]) -> None:
         start = len(results.setdefault(key, []))
         results[key].extend([None] * len(jobs))
         waiting[key] = len(jobs)
         stages[key] = stages.get(key, 0) + 1
-        for j, job in enumerate(jobs):  # pool-wide unique ids; the judge gets its own back
-            f = sandbox.submit(replace(job, id=f"{key}::{start + j}"))
-            futures[f] = (key, start + j, job.id)
+        for j, job in enumerate(jobs):
+            heapq.heappush(queue, (-stages[key], next(order), key, start + j, job))
+
+    def feed() -> None:
+        while queue and len(futures) < slots:
+            _, _, key, index, job = heapq.heappop(queue)
+            # pool-wide unique ids; the judge gets its own back
+            f = sandbox.submit(replace(job, id=f"{key}::{index}"))
+            futures[f] = (key, index, job.id)
 
     def finish(key: str, verdict: Verdict) -> None:
         sample, _ = planned[key]
@@ -265,6 +280,7 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> Non
             stages[key] = 1
             results[key] = []
             step(key)
+    feed()
     while futures:
         done, _ = wait(list(futures), timeout=0.5, return_when=FIRST_COMPLETED)
         bar.refresh()
@@ -274,6 +290,7 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> Non
             waiting[key] -= 1
             if waiting[key] == 0:
                 step(key)
+        feed()
 
 
 class _CallableModule(type(sys)):
