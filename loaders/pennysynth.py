@@ -391,7 +391,8 @@ def verify(cands: list[Candidate], *, time_limit: float = DEFAULT_TIME_LIMIT,
 
     # CPU seconds decide; the wall clock (3x) only stops programs that wait
     limits = Limits(wall_time=3 * time_limit, cpu_time=time_limit)
-    jobs = [Job(c.code, id=str(i), limits=limits, env={"MPLBACKEND": "Agg"})
+    jobs = [Job(c.code, id=str(i), limits=limits, env={"MPLBACKEND": "Agg"},
+                preload=("numpy", "pennylane"))
             for i, c in enumerate(cands)]
     own = sandbox is None
     sb = Sandbox(workers=workers) if own else sandbox
