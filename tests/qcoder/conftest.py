@@ -51,3 +51,30 @@ def _judge_many(sandbox, judge, items):
     from quantum_codegen_eval.judges.base import judge_many
 
     return judge_many(judge, items, sandbox)
+
+
+@pytest.fixture(scope="session")
+def verdict_table():
+    return _verdict_table
+
+
+def _verdict_table(sandbox, records, checked, runtime):
+    """Verdicts by case name for ``(name, problem id, code, status, text)`` cases: ``checked``
+    through the whole judge, ``runtime`` with the static UME rule switched off (the run-time
+    layer on its own)."""
+    from quantum_codegen_eval.judges.qcoder import QCoderJudge
+    from quantum_codegen_eval.judges.qcoder import judge as judge_mod
+
+    judge = QCoderJudge(timeout=60)
+
+    def run(cases):
+        return _judge_many(sandbox, judge, [(records[p], c) for _, p, c, _, _ in cases])
+
+    static = run(checked)
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(judge_mod, "static_imports", lambda code, allowed: [])
+        dynamic = run(runtime)
+    finally:
+        mp.undo()
+    return dict(zip([c[0] for c in [*checked, *runtime]], static + dynamic, strict=True))

@@ -18,7 +18,6 @@ import pytest
 import quantum_codegen_eval
 from quantum_codegen_eval.execution import RunResult
 from quantum_codegen_eval.judges.qcoder import QCoderJudge
-from quantum_codegen_eval.judges.qcoder import judge as judge_mod
 from quantum_codegen_eval.judges.qcoder.specs import get_spec
 
 pytestmark = pytest.mark.upstream
@@ -161,16 +160,8 @@ def _judge(qsandbox, records, judge, items):
 
 
 @pytest.fixture(scope="module")
-def verdicts(qsandbox, qcoder_records):
-    judge = QCoderJudge(timeout=60)
-    static = _judge(qsandbox, qcoder_records, judge, [(p, c) for _, p, c, _, _ in STATIC + PROGRAMS])
-    mp = pytest.MonkeyPatch()
-    try:  # the run-time layer on its own
-        mp.setattr(judge_mod, "static_imports", lambda code, allowed: [])
-        runtime = _judge(qsandbox, qcoder_records, judge, [(p, c) for _, p, c, _, _ in RUNTIME])
-    finally:
-        mp.undo()
-    return dict(zip([c[0] for c in STATIC + PROGRAMS + RUNTIME], static + runtime, strict=True))
+def verdicts(qsandbox, qcoder_records, verdict_table):
+    return verdict_table(qsandbox, qcoder_records, STATIC + PROGRAMS, RUNTIME)
 
 
 @pytest.mark.parametrize("case", STATIC + RUNTIME + PROGRAMS, ids=lambda c: c[0])

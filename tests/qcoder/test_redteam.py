@@ -164,23 +164,9 @@ PROGRAMS = [  # judged on the circuit they return (static check on)
 ]
 
 
-def _judge(qsandbox, records, judge, items):
-    from quantum_codegen_eval.judges.base import judge_many
-
-    return judge_many(judge, [(records[p], c) for p, c in items], qsandbox)
-
-
 @pytest.fixture(scope="module")
-def verdicts(qsandbox, qcoder_records):
-    judge = QCoderJudge(timeout=60)
-    static = _judge(qsandbox, qcoder_records, judge, [(p, c) for _, p, c, _, _ in STATIC + PROGRAMS])
-    mp = pytest.MonkeyPatch()
-    try:  # the run-time layer on its own
-        mp.setattr(judge_mod, "static_imports", lambda code, allowed: [])
-        runtime = _judge(qsandbox, qcoder_records, judge, [(p, c) for _, p, c, _, _ in RUNTIME])
-    finally:
-        mp.undo()
-    return dict(zip([c[0] for c in STATIC + PROGRAMS + RUNTIME], static + runtime, strict=True))
+def verdicts(qsandbox, qcoder_records, verdict_table):
+    return verdict_table(qsandbox, qcoder_records, STATIC + PROGRAMS, RUNTIME)
 
 
 @pytest.mark.parametrize("case", STATIC + RUNTIME + PROGRAMS, ids=lambda c: c[0])
