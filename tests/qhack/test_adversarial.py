@@ -241,12 +241,222 @@ def test_script_2022_printing_past_the_capture(verdict, qhack_problems):
     assert v.tests[0].got == "not sure"
 
 
-# ---------------------------------------------------------------- live checks are flagged
+# ---------------------------------------------------------------- recorded replay
 
-def test_live_check_verdicts_carry_the_flag(verdict):
-    code = "import pennylane as qml\n\ndef is_safe_configuration(oracle):\n    pass\n"
+GHZ_CIRCUIT_CNOT = """
+import pennylane as qml
+import pennylane.numpy as np
+
+
+def GHZ_circuit(noise_param, n_qubits):
+    qml.Hadamard(wires=0)
+    for i in range(1, n_qubits):
+        qml.CNOT(wires=[0, i])
+        qml.DepolarizingChannel(noise_param, wires=i)
+    return qml.state()
+
+
+def GHZ_fidelity(noise_param, n_qubits):
+    dev = qml.device("default.mixed", wires=n_qubits)
+    rho = qml.QNode(GHZ_circuit, dev)(noise_param, n_qubits)
+    ghz = np.zeros(2**n_qubits)
+    ghz[0] = ghz[-1] = 1 / np.sqrt(2)
+{tamper}
+    return float(np.real(ghz @ rho @ ghz))
+"""
+
+
+@pytest.mark.parametrize("tamper", [
+    "",
+    # the official check's isinstance() is patched in the program's process: Hadamard and CNOT
+    # pass for RX/RY/CZ there (the old in-process check gave AC)
+    "    import builtins\n    real = builtins.isinstance\n"
+    "    allowed = (qml.RX, qml.RY, qml.CZ, qml.DepolarizingChannel)\n"
+    "    builtins.isinstance = lambda o, c: (type(o).__name__ in ('Hadamard', 'CNOT') and "
+    "c in allowed) or real(o, c)",
+    # the gate classes are renamed and re-based in the program's process
+    "    qml.Hadamard.name = 'RY'\n    qml.CNOT.name = 'CZ'",
+])
+def test_forbidden_gates_are_seen_in_the_replayed_circuit(verdict, tamper):
+    v = verdict("2024/GHZ_inn", GHZ_CIRCUIT_CNOT.format(tamper=tamper))
+    assert (v.status, v.tests_passed, v.details["check_trust"]) == ("WA", 0, "circuit"), v.message
+    assert "forbidden gates" in _first_failure(v).message
+
+
+def test_the_live_fallback_is_forgeable_and_flagged(judge, qhack_problems, sandbox):
+    # a challenge without a trusted check (here GHZ_inn under another id, as a changed upstream
+    # could add one) runs the official check in the program's process: the isinstance() patch
+    # forges it. This is why such verdicts carry check_trust == "live" into every report.
+    import dataclasses
+
+    rec = dataclasses.replace(qhack_problems["2024/GHZ_inn"], id="2024/GHZ_inn_unlisted")
+    patched = GHZ_CIRCUIT_CNOT.format(tamper=(
+        "    import builtins\n    real = builtins.isinstance\n"
+        "    allowed = (qml.RX, qml.RY, qml.CZ, qml.DepolarizingChannel)\n"
+        "    builtins.isinstance = lambda o, c: (type(o).__name__ in ('Hadamard', 'CNOT') and "
+        "c in allowed) or real(o, c)"))
+    v = judge_one(judge, rec, patched, sandbox)
+    assert (v.status, v.details["check_trust"]) == ("AC", "live"), v.message
+    honest = judge_one(judge, rec, GHZ_CIRCUIT_CNOT.format(tamper=""), sandbox)
+    assert (honest.status, honest.details["check_trust"]) == ("WA", "live"), honest.message
+
+
+def test_patching_the_checks_math_in_the_program_changes_nothing(verdict):
+    # qml.math.fidelity and np.allclose patched inside the solution's QNode body: only the
+    # program's own process sees them; run() and check() are re-run in the trusted job
+    code = """
+import pennylane as qml
+from pennylane import numpy as np
+
+dev = qml.device('default.qubit', wires = 2)
+
+@qml.qnode(dev)
+def trotterize(alpha, beta, time, depth):
+    np.allclose = lambda *a, **k: True
+    qml.math.allclose = lambda *a, **k: True
+    qml.RX(0.1, wires=0)
+    return qml.probs(wires=[0, 1])
+"""
+    v = verdict("2023/fall_of_sqynet_100", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert "correct probabilities" in _first_failure(v).message
+
+
+def test_built_in_trotterization_is_seen_before_decomposition(verdict):
+    code = """
+import pennylane as qml
+from pennylane import numpy as np
+
+dev = qml.device('default.qubit', wires = 2)
+
+@qml.qnode(dev)
+def trotterize(alpha, beta, time, depth):
+    H = qml.Hamiltonian([alpha, beta], [qml.PauliX(0) @ qml.PauliX(1), qml.PauliZ(0) @ qml.PauliZ(1)])
+    qml.ApproxTimeEvolution(H, time, depth)
+    return qml.probs(wires=[0, 1])
+"""
+    v = verdict("2023/fall_of_sqynet_100", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert "trotterize() uses ApproxTimeEvolution" in _first_failure(v).message
+
+
+def test_a_circuit_that_reads_the_oracle_gets_one_circuit_for_every_oracle(verdict):
+    # reads the buildings out of the oracle's closure and prepares the answer directly: in the
+    # program's process every oracle gets its own circuit; the judge records one circuit per
+    # distinct call and the trusted job replays it under each of the harness's 500 oracles
+    code = """
+import pennylane as qml
+import pennylane.numpy as np
+
+
+def buildings(fn, depth=0):
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    if "buildings" in cells:
+        return cells["buildings"].cell_contents
+    for cell in cells.values():  # through any wrapper the judge put around it
+        if callable(cell.cell_contents) and hasattr(cell.cell_contents, "__code__") and depth < 5:
+            return buildings(cell.cell_contents, depth + 1)
+
+
+def is_safe_configuration(oracle):
+    b = buildings(oracle)
+    if 2 * abs(b[0] - b[1]) % 8 == 0:
+        qml.PauliX(wires=4)
+"""
     v = verdict("2024/fireworks_qutropolis", code)
-    assert (v.status, v.details["check_trust"]) == ("WA", "live"), v.message
+    assert (v.status, v.tests_passed, v.details["check_trust"]) == ("WA", 0, "circuit"), v.message
+    assert "Wrong answer" in _first_failure(v).message
+
+
+def test_a_classical_helper_that_reads_the_harness_frame_gets_a_table(verdict):
+    # process_output ignores the measurement and reads the answer from the harness's frame;
+    # the trusted job only knows its value per shot pattern (the first one seen)
+    code = """
+import sys
+import pennylane as qml
+from pennylane import numpy as np
+
+dev = qml.device("default.qubit", wires=["e1", "e2", "e3", "e4", "result"], shots=1)
+dev.operations.add("op")
+wires = ["e1", "e2", "e3", "e4", "result"]
+
+@qml.qnode(dev)
+def circuit(project_execution):
+    project_execution(wires=wires)
+    return qml.sample(wires=dev.wires)
+
+def process_output(measurement):
+    frame = sys._getframe(1)
+    while frame is not None and "lazy" not in frame.f_locals:
+        frame = frame.f_back
+    return "e%d" % (frame.f_locals["lazy"] + 1 if frame is not None else 1)
+"""
+    v = verdict("2023/office_hijinks_400", code)
+    assert (v.status, v.tests_passed, v.details["check_trust"]) == ("WA", 0, "circuit"), v.message
+    assert "correct output" in _first_failure(v).message
+
+
+def test_a_condition_on_the_harness_measurement_is_replayed(verdict):
+    # the right circuit with the condition inverted: the measurement value handed to the
+    # solution is a trusted object in the replay, so the condition must be recorded faithfully
+    code = """
+import pennylane as qml
+
+
+def bell_preparation(wires):
+    qml.Hadamard(wires=wires[0])
+    for w in wires[1:]:
+        qml.CNOT(wires=[wires[0], w])
+
+
+def emergency_gate_U(wire):
+    qml.Hadamard(wires=wire)
+
+
+def setting_new_robot(output, wires):
+    qml.cond({cond}, qml.PauliZ)(wires=wires[0])
+    qml.CNOT(wires=wires)
+"""
+    good = verdict("2023/a_tale_of_timbits_400", code.format(cond="output"))
+    assert good.status == "AC", good.message
+    bad = verdict("2023/a_tale_of_timbits_400", code.format(cond="~output"))
+    assert (bad.status, bad.tests_passed) == ("WA", 0), bad.message
+    assert "final state is not correct" in _first_failure(bad).message
+
+
+@pytest.mark.parametrize("garbage,why", [
+    ('{"ops": "x", "meas": [], "ret": null, "names": []}', "malformed record"),
+    ('{"ops": [["RX", [0], [{"float": 0.1}]]], "meas": [["probs", [0, 1], null]], "ret": 7, '
+     '"names": []}', "malformed record"),
+    ('{"ops": [["os.system", [0], []]], "meas": [], "ret": null, "names": []}',
+     "cannot be rebuilt"),
+    ('{"ops": [["IF", [["local", 5]], [[1]], ["PauliX", [0], []]]], "meas": [], "ret": null, '
+     '"names": []}', "malformed condition"),
+])
+def test_a_forged_record_is_a_wrong_answer(verdict, garbage, why):
+    # the program finds the recorder through gc and makes it store what the program wants
+    code = f"""
+import gc
+import json
+import pennylane as qml
+from pennylane import numpy as np
+
+dev = qml.device('default.qubit', wires = 2)
+
+@qml.qnode(dev)
+def trotterize(alpha, beta, time, depth):
+    for _ in range(depth):
+        qml.IsingXX(2 * alpha * time / depth, wires=[0, 1])
+        qml.IsingZZ(2 * beta * time / depth, wires=[0, 1])
+    for obj in gc.get_objects():  # the recorder's namespace: its entry encoder is replaced
+        if isinstance(obj, dict) and "_entry" in obj and "CALLS" in obj:
+            obj["_entry"] = lambda *a: json.loads({garbage!r})
+    return qml.probs(wires=[0, 1])
+"""
+    v = verdict("2023/fall_of_sqynet_100", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert why in _first_failure(v).message
+    assert not v.details.get("judge_error")
 
 
 @pytest.mark.parametrize("body,why", [

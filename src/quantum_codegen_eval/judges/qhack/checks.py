@@ -6,13 +6,13 @@
           official ``check(output, expected)`` run in a trusted job (era interpreter, its source
           the harness's imports and ``check()`` only) on the output the program returned.
 ``circuit``  the official ``check()`` needs live objects, and the judge has its own trusted check
-          over the circuit the program emits (:mod:`.circuits`): rebuilt and simulated in the
-          trusted job, with the harness's real oracles.
-``live``  the official ``check()`` calls the solution's functions or inspects its circuits (live
-          objects), so it runs inside the program's process, with the program's own output in
-          place of the expected one; any output-vs-expected comparison it makes is repeated in
-          the trusted job (:data:`TRUSTED_PARTS`). A program that tampers with its own process
-          can forge the live part: these verdicts are flagged.
+          over the circuits the program emits (:mod:`.circuits`) or records (:mod:`.record`):
+          rebuilt and simulated in the trusted job, with the harness's real oracles.
+``live``  the fallback for a challenge whose official ``check()`` calls the solution's functions
+          or inspects its circuits and that has no trusted check here (none of the 74 today; a
+          changed upstream could add one): the check runs inside the program's process, with the
+          program's own output in place of the expected one, the record's ``compare`` rule is
+          repeated in the trusted job, and the verdicts are flagged as forgeable.
 
 :func:`validate` is applied before any comparison: an output whose type or shape does not match
 the expected one is a wrong answer (upstream's ``np.allclose([], x)`` is vacuously true).
@@ -32,18 +32,7 @@ from .program import bound_names, chunks_of, get
 
 DATA, CIRCUIT, LIVE = "data", "circuit", "live"
 
-#: For ``live`` challenges whose official check also compares the output with the expected one:
-#: that comparison, run in the trusted job (the live part runs in the program's process).
-TRUSTED_PARTS: dict[str, str] = {
-    "2023/fall_of_sqynet_400": (
-        "def check(solution_output, expected_output):\n"
-        "    assert json.loads(solution_output) >= json.loads(expected_output) - 0.005, \\\n"
-        "        'Your fidelity is not high enough'\n"),
-    "2024/hockey_night_cave": (
-        "def check(solution_output, expected_output):\n"
-        "    assert np.allclose(json.loads(solution_output), json.loads(expected_output),\n"
-        "                       rtol=1e-4), 'Your calculated save percentage is incorrect.'\n"),
-}
+#: imports of the trusted comparison of a ``live`` challenge (its record's ``compare`` rule)
 TRUSTED_PART_IMPORTS = "import json\nimport numpy as np\n"
 
 
@@ -85,8 +74,9 @@ def imported_names(problem: Any) -> set[str]:
 def check_trust(problem: Any) -> str:
     """``data``, ``circuit`` or ``live`` (see the module docstring)."""
     from .circuits import CIRCUIT_CHECKS
+    from .record import RECORD_CHECKS
 
-    if get(problem, "id") in CIRCUIT_CHECKS:
+    if get(problem, "id") in CIRCUIT_CHECKS or get(problem, "id") in RECORD_CHECKS:
         return CIRCUIT
     if get(problem, "format") == "script":
         return DATA

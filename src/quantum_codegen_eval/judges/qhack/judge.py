@@ -11,8 +11,10 @@ Protocol (docs/benchmarks/qhack.md states it for citation):
    editable chunks; then the given definitions and the official ``run``/``check`` once more.
 4. Stage 1, untrusted: each public test is a sandbox job (era interpreter, the record's
    ``time_limit`` in CPU seconds) that returns the raw output of ``run(input)`` as tagged JSON (or
-   2022's printed output). No expected output is in it. ``live`` challenges also run the official
-   ``check()`` there (:mod:`.checks`).
+   2022's printed output). No expected output is in it. Where the official ``check()`` needs the
+   solution's live objects, the job also emits the solution's circuit (:mod:`.circuits`) or
+   records the calls of its functions while the official ``run()``/``check()`` run
+   (:mod:`.record`).
 5. The judge validates each output's type and shape against the expected one (else ``WA``);
    2022 is compared here. Stage 2, trusted: one job per sample in the same era interpreter whose
    source is the harness's imports and ``check()`` only runs ``check(output, expected)``.
@@ -27,7 +29,7 @@ from typing import Any
 
 from ...verdict import TestResult, Verdict
 from ..base import judge_error
-from . import checks, circuits, payload
+from . import checks, circuits, payload, record
 from .checks import TRUSTED_PART_IMPORTS, _last_line, check_trust, compare_script
 from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
 from .runner import (
@@ -160,15 +162,18 @@ class QHackJudge:
         if rewrite is not None and fmt == "script":
             driver = rewrite(driver)
         trust = check_trust(problem)
-        live = trust == checks.LIVE and bool(get(problem, "tests"))
-        emit = None
-        if trust == checks.CIRCUIT:
+        recorded = record.RECORD_CHECKS.get(get(problem, "id"))
+        live = (trust == checks.LIVE or recorded is not None) and bool(get(problem, "tests"))
+        emit = rec = None
+        if recorded is not None:
+            rec = recorded.emit_source()
+        elif trust == checks.CIRCUIT:
             emit = circuits.EMIT_COMMON + "\n\n" + circuits.CIRCUIT_CHECKS[get(problem, "id")].emit
         limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
         jobs = []
         for t in self._tests(problem):
             spec = {"parts": parts, "format": fmt, "driver": driver, "input": t["input"],
-                    "live_check": live, "emit": emit}
+                    "live_check": live, "emit": emit, "record": rec}
             jobs.append(Job(source, id=f"{get(problem, 'id')}::{t['name']}",
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
                             python=python, preload=PRELOAD, limits=limits))
@@ -185,6 +190,12 @@ class QHackJudge:
 
             prelude = SHIM_PRELUDE + "\n"
         trust = check_trust(problem)
+        recorded = record.RECORD_CHECKS.get(get(problem, "id"))
+        if recorded is not None:  # all harness code, then the stand-ins and the official check
+            harness = [fix(c.text) for c in chunks_of(problem)
+                       if c.kind in ("import", "given", "run", "check")]
+            return (prelude + "\n".join(harness),
+                    recorded.check_source(record.decorators(problem, recorded.qfuncs)))
         if trust == checks.CIRCUIT:
             cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
             chunks = chunks_of(problem)
@@ -198,10 +209,9 @@ class QHackJudge:
             chunks = chunks_of(problem)
             imports = "\n".join(fix(c.text) for c in chunks if c.kind == "import")
             return prelude + imports, fix(checks.check_source(problem))
-        part = checks.TRUSTED_PARTS.get(get(problem, "id"))
-        if part is None and get(problem, "compare", ""):
-            part = compare_check(json.loads(get(problem, "compare")))
-        return (TRUSTED_PART_IMPORTS, part) if part else None
+        if get(problem, "compare", ""):
+            return TRUSTED_PART_IMPORTS, compare_check(json.loads(get(problem, "compare")))
+        return None
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
         from ...codeblocks import extract_code
@@ -271,10 +281,14 @@ class QHackJudge:
         except (payload.PayloadError, RecursionError, ValueError, TypeError):
             return result("WA", "run() returned a malformed output"), None
         got = _shown(output)
-        if expected is not None and check_trust(problem) != checks.CIRCUIT:
+        recorded = get(problem, "id") in record.RECORD_CHECKS
+        if expected is not None and (recorded or check_trust(problem) != checks.CIRCUIT):
             why = checks.validate(problem, output, expected, test["input"])
             if why:
                 return result("WA", why, got), None
+        if recorded:  # the trusted job replays the record (its output is checked there)
+            return _Pending({"output": res["output"], "record": res.get("record")}, got,
+                            seconds), None
         if expected is not None and check_trust(problem) == checks.LIVE:
             # the official check() ran in the program's process (forgeable: flagged)
             chk = res.get("check") if isinstance(res.get("check"), dict) else {}
@@ -289,14 +303,18 @@ class QHackJudge:
         from ...execution.types import Job, Limits
 
         imports, check = self.trusted_check(problem)  # type: ignore[misc]
+        raw = get(problem, "id") in record.RECORD_CHECKS
         spec = {"tests": [{"output": p.output, "expected": tests[i]["expected"],
-                           "input": tests[i]["input"]}
+                           "input": tests[i]["input"], "raw": raw}
                           for i, p in pending]}
+        cpu = TRUSTED_CPU
+        if raw:  # the replay re-simulates what the official check measures, test by test
+            cpu += len(pending) * float(get(problem, "time_limit")) * self.time_scale
         return Job(trusted_source(imports, check), id=f"{get(problem, 'id')}::trusted-check",
                    files={CHECK_FILE: json.dumps(spec)}, collect=(CHECKED_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD, trusted=True,
-                   limits=Limits(wall_time=WALL_FACTOR * TRUSTED_CPU + WALL_STARTUP,
-                                 cpu_time=TRUSTED_CPU, memory_mb=self.memory_mb))
+                   limits=Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
+                                 memory_mb=self.memory_mb))
 
     def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
         tests = self._tests(problem)

@@ -5,7 +5,8 @@
   raw output as tagged JSON (:mod:`.payload`) to :data:`RESULT_FILE`. For a ``live`` challenge it
   also runs the official ``check()`` there, with the program's own output in place of the expected
   one; for a ``circuit`` challenge it emits the solution's circuit as its output instead
-  (:mod:`.circuits`). It never sees an expected output.
+  (:mod:`.circuits`), or records the calls of the solution's functions next to its output
+  (:mod:`.record`). It never sees an expected output.
 * :func:`trusted_source`: the trusted job (``Job.trusted``; same era interpreter). Its source is
   the payload decoder, the harness's imports and a ``check()`` (the official one, or the judge's
   trusted part of it); it reads the outputs and expected values from :data:`CHECK_FILE` and writes
@@ -70,6 +71,17 @@ def _qce_main():
         return save()
 
     run, check = g["run"], g["check"]
+    rec = None
+    if spec.get("record"):  # a recorded-replay check: recorders on the solution functions
+        try:
+            rec = {"__name__": "qce_record", "encode": _encode}
+            exec(compile(spec["record"], "<qhack-record>", "exec"), rec)
+            rec["install"](g)
+            seed = rec["test_seed"](spec["input"])
+            rec["seed_all"](seed)
+        except BaseException as exc:
+            result["error"] = err("load", exc)
+            return save()
     try:
         out = run(spec["input"])
     except BaseException as exc:
@@ -91,10 +103,18 @@ def _qce_main():
         result["output_error"] = "output too deeply nested"
     if spec.get("live_check"):
         try:
+            if rec is not None:
+                rec["seed_all"](seed + 1)
             msg = check(out, out)
             result["check"] = {"passed": not msg, "message": "" if not msg else str(msg)[:4000]}
         except AssertionError as exc:
             result["check"] = {"passed": False, "message": str(exc)[:4000]}
+        except BaseException as exc:
+            result["error"] = err("check", exc)
+            return save()
+    if rec is not None:
+        try:
+            result["record"] = rec["collect"](g)
         except BaseException as exc:
             result["error"] = err("check", exc)
     return save()
@@ -108,13 +128,13 @@ def _qce_trusted_main():
     import json, traceback
     with open("qce_check.json") as fh:
         spec = json.load(fh)
-    ns = {"__name__": "__main__"}
+    ns = {"__name__": "__main__", "_qce_decode": decode}
     exec(compile(_QCE_HARNESS, "<qhack-trusted-check>", "exec"), ns)
     outcomes = []
     for t in spec["tests"]:
         ns["TEST_INPUT"] = t.get("input")
         try:
-            out = decode(t["output"])
+            out = t["output"] if t.get("raw") else decode(t["output"])
             msg = ns["check"](out, t["expected"])
             outcomes.append({"passed": not msg, "message": "" if not msg else str(msg)[:2000]})
         except AssertionError as exc:
