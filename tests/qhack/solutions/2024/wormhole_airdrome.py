@@ -1,3 +1,4 @@
+# ruff: noqa: F821 - SQRTX, SQRTY, fSim, Wormhole and dev are the template's
 import pennylane as qml
 import pennylane.numpy as np
 
@@ -65,8 +66,6 @@ def evolution(sign, wires, n=3):
         for w in wires:
             rx_quarter(-sign, w)
 
-
-dev = qml.device('default.qubit', wires = range(7))
 
 @qml.qnode(dev)
 def wormhole_teleportation(g):
