@@ -157,6 +157,9 @@ def test_payload_round_trip_and_bounds():
     assert back[1][0] == 1.5 - 2j and np.isnan(back[1][1]) and back[2] == {"a": None}
     assert back[3:] == [0.25, True, "x"]
     assert isinstance(payload.decode(payload.encode(object())), payload.Opaque)
+    for arr in (np.array(1.25), np.arange(6).reshape(2, 3).T, np.array(3, dtype=">i4")):
+        got = payload.decode(payload.encode(arr))  # 0-d stays 0-d, order and byte order kept
+        assert got.shape == arr.shape and (got == arr).all()
     deep: list = []
     for _ in range(100):
         deep = [deep]

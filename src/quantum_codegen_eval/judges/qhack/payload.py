@@ -75,7 +75,8 @@ def encode(obj, _depth=0, _count=None):
             if arr.dtype.kind in NUMERIC_KINDS:
                 if arr.nbytes > MAX_ARRAY_BYTES or arr.ndim > MAX_DIMS:
                     raise PayloadError("array too large")
-                arr = numpy.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"))
+                # numpy.array, not ascontiguousarray: that one makes a 0-d array 1-d
+                arr = numpy.array(arr, dtype=arr.dtype.newbyteorder("<"), order="C")
                 return {"ndarray": {"dtype": arr.dtype.str, "shape": list(arr.shape),
                                     "data": base64.b64encode(arr.tobytes()).decode("ascii")}}
             return {"ndarray": {"dtype": "object", "shape": list(arr.shape),

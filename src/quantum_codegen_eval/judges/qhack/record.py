@@ -649,6 +649,25 @@ RECORD_CHECKS: dict[str, RecordCheck] = {
 }
 
 
+def template_statements(problem: Any) -> str:
+    """The template's own top-level statements inside its editable chunks (``dev = ...`` placed
+    where the contestant writes helpers): the stand-ins' decorators may need them. Template text
+    only, each guarded (a statement that needs the contestant's code is skipped)."""
+    out = []
+    for chunk in chunks_of(problem):
+        if chunk.kind != "editable":
+            continue
+        try:
+            tree = _parse(chunk.text)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom)):
+                body = "\n".join("    " + ln for ln in ast.unparse(node).splitlines())
+                out.append(f"try:\n{body}\nexcept Exception:\n    pass\n")
+    return "\n".join(out)
+
+
 def decorators(problem: Any, names: tuple[str, ...]) -> dict[str, list[str]]:
     """The decorators the template puts on each of ``names`` (``["qml.qnode(dev)"]``): the
     stand-in of a QNode is a QNode of the template's own device, never the solution's."""
