@@ -7,7 +7,7 @@ then runs the official ``run()`` and ``check()`` as the notebook would. Each cal
 quantum function (a QNode's quantum function, or a plain one) is stored once per distinct
 argument key as data: its operations (name, wires, parameters; mid-circuit measurements,
 ``qml.cond`` conditions as truth tables over the measurements they read, ``qml.ctrl`` /
-``qml.adjoint`` wrappers, oracle arguments as placeholders), its measurements and what it
+``qml.adjoint`` / ``qml.pow`` wrappers, oracle arguments as placeholders), its measurements and what it
 returned. Each call of a recorded classical function stores its return value.
 
 The trusted job loads the harness (imports, given code, the official ``run()`` and ``check()``),
@@ -196,7 +196,7 @@ def _expanded(ops, depth=0):
     for o in ops:
         plain = not isinstance(o, _RMid) and id(o) not in ORACLE_OPS and type(o).__name__ not in (
             "Conditional", "Controlled", "ControlledOp", "Adjoint", "AdjointOperation",
-            "AdjointOpObs", "AdjointObs")
+            "AdjointOpObs", "AdjointObs", "Pow", "PowOperation", "PowOpObs", "PowObs")
         if plain and depth < 10 and str(o.name) not in KEEP:
             try:
                 parts = o.decomposition()
@@ -231,6 +231,8 @@ def _enc_op(o, refs, depth=0):
                 _enc_op(o.base, refs, depth + 1)]
     if t in ("Adjoint", "AdjointOperation", "AdjointOpObs", "AdjointObs"):
         return ["ADJ", _enc_op(o.base, refs, depth + 1)]
+    if t in ("Pow", "PowOperation", "PowOpObs", "PowObs"):
+        return ["POW", float(o.z), _enc_op(o.base, refs, depth + 1)]
     return [str(o.name), _wires(o.wires), [encode(p) for p in o.parameters]]
 
 
@@ -442,6 +444,13 @@ def _build(item, ctx, oracles, depth=0):
     elif kind == "ADJ":
         assert len(item) == 2, "malformed adjoint"
         qml.adjoint(lambda: _build(item[1], ctx, oracles, depth + 1))()
+    elif kind == "POW":
+        assert len(item) == 3 and type(item[1]) in (int, float) and abs(item[1]) <= 64, \
+            "malformed power"
+        with qml.queuing.AnnotatedQueue() as q:
+            _build(item[2], ctx, oracles, depth + 1)
+        for op in qml.queuing.process_queue(q)[0]:
+            qml.pow(op, float(item[1]).is_integer() and int(item[1]) or item[1])
     else:
         assert len(item) == 3 and isinstance(item[2], list) and len(item[2]) <= 8, \
             "malformed operation"
