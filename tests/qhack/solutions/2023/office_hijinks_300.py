@@ -1,4 +1,5 @@
 import pennylane as qml
+from pennylane import numpy as np
 
 
 def circuit_left():
@@ -11,7 +12,7 @@ def circuit_left():
 def _controlled_sqrt_x(control, target):
     """Controlled RX(pi/2): a square root of X up to a phase that only depends on the
     (classical) syndrome, so it is global once the syndrome is fixed."""
-    qml.CRX(3.141592653589793 / 2, wires=[control, target])
+    qml.CRX(np.pi / 2, wires=[control, target])
 
 
 def circuit_right():

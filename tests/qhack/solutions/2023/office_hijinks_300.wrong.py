@@ -1,4 +1,5 @@
 import pennylane as qml
+from pennylane import numpy as np
 
 
 def circuit_left():
@@ -12,7 +13,7 @@ def circuit_left():
 
 def _controlled_sqrt_x(control, target):
     """Controlled RX(pi/2), a square root of X up to a syndrome-dependent phase."""
-    qml.CRX(3.141592653589793 / 2, wires=[control, target])
+    qml.CRX(np.pi / 2, wires=[control, target])
 
 
 def circuit_right():
