@@ -513,3 +513,29 @@ def circuit():
     v = verdict("2024/mathematicians_at_resort", code)
     assert (v.status, v.tests_passed) == ("WA", 0), v.message
     assert "Hadamard: wrong wire count" in v.message  # rebuilt from what it claims, not run
+
+
+def test_a_record_too_big_to_replay_is_a_time_limit_not_a_judge_error(qhack_problems, sandbox):
+    # the program forges a record of 20,000 gates per call (cheap to write, slow to simulate):
+    # the trusted replay's time comes from what the program recorded, so its limit is a TLE
+    j = qhack.make_judge(env="era", time_scale=0.001, trusted_cpu=0.5)
+    code = """
+import gc
+import pennylane as qml
+from pennylane import numpy as np
+
+dev = qml.device('default.qubit', wires = 2)
+
+@qml.qnode(dev)
+def trotterize(alpha, beta, time, depth):
+    big = {"ops": [["RX", [0], [{"float": 0.1}]]] * 20000, "meas": [["probs", [0, 1], None]],
+           "ret": 0, "names": []}
+    for obj in gc.get_objects():
+        if isinstance(obj, dict) and "_entry" in obj and "CALLS" in obj:
+            obj["_entry"] = lambda *a: big
+    return qml.probs(wires=[0, 1])
+"""
+    v = judge_one(j, qhack_problems["2023/fall_of_sqynet_100"], code, sandbox)
+    assert (v.status, v.tests_passed) == ("TLE", 0), v.message
+    assert not v.details.get("judge_error")
+    assert "trusted replay" in _first_failure(v).message

@@ -91,7 +91,8 @@ class QHackJudge:
     ``env="era"`` runs in the challenge year's era environment (created on first use);
     ``env="current"`` runs in this interpreter's PennyLane with the harness-only shims of
     :mod:`.shims` (``shims=False`` leaves them out); ``python=`` forces an interpreter.
-    ``time_scale`` multiplies every record's time limit. ``env_python(name) -> path`` gives the
+    ``time_scale`` multiplies every record's time limit; ``trusted_cpu`` is the trusted check
+    job's own CPU seconds (a recorded replay adds each pending test's limit). ``env_python(name) -> path`` gives the
     interpreter of an era environment (the benchmark declares and builds its environments; the
     judge only asks for them by the record's ``era_env``).
     """
@@ -100,6 +101,7 @@ class QHackJudge:
 
     def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
                  startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,
+                 trusted_cpu: float = TRUSTED_CPU,
                  shims: bool = True, env_python: Any = None):
         if env not in ("era", "current"):
             raise ValueError(f"QHack env must be 'era' or 'current', got {env!r}")
@@ -109,6 +111,7 @@ class QHackJudge:
         self.python = python
         self.time_scale = float(time_scale)
         self.startup_allowance = startup_allowance
+        self.trusted_cpu = float(trusted_cpu)
         self.memory_mb = memory_mb
         self.shims = shims
         self._pythons: dict[str, str | None] = {}
@@ -308,7 +311,7 @@ class QHackJudge:
         spec = {"tests": [{"output": p.output, "expected": tests[i]["expected"],
                            "input": tests[i]["input"], "raw": raw}
                           for i, p in pending]}
-        cpu = TRUSTED_CPU
+        cpu = self.trusted_cpu
         if raw:  # the replay re-simulates what the official check measures, test by test
             cpu += len(pending) * float(get(problem, "time_limit")) * self.time_scale
         return Job(trusted_source(imports, check), id=f"{get(problem, 'id')}::trusted-check",
@@ -328,6 +331,12 @@ class QHackJudge:
             f if isinstance(f[0], TestResult) else (None, None) for f in first]  # type: ignore
         if pending:
             checked = self._checked(results[n], len(pending))
+            status = {"timeout": "TLE", "memory": "MLE"}.get(results[n].status)
+            if checked is None and status and get(problem, "id") in record.RECORD_CHECKS:
+                # the replay simulates what the program recorded: its size is the program's
+                why = (f"the trusted replay of the recorded circuits exceeded its "
+                       f"{'time' if status == 'TLE' else 'memory'} limit")
+                checked = [{"status": status, "message": why}] * len(pending)
             if checked is None:
                 return judge_error(self, get(problem, "id"), "the trusted check job failed: "
                                    f"{results[n].status} {(results[n].stderr or '')[-300:]}")
@@ -337,7 +346,7 @@ class QHackJudge:
                 if c.get("raised"):
                     msg = "check() rejected the output: " + msg
                 ok = c.get("passed") is True
-                outcomes[i] = (TestResult(t["name"], ok, "AC" if ok else "WA",
+                outcomes[i] = (TestResult(t["name"], ok, "AC" if ok else c.get("status", "WA"),
                                           expected=t["expected"], got=p.got,
                                           message="" if ok else f"{msg} (have {p.got[:200]!r}, "
                                           f"want {str(t['expected'])[:200]!r})",
