@@ -85,8 +85,10 @@ def _mv_items(mv):
     return list(items) if items is not None else list(mv.measurement_ids)
 
 
-def _mv_ids(mv):
-    return [getattr(m, "id", m) for m in _mv_items(mv)]
+def _mv_keys(mv):
+    """Keys of the measurements a value reads: their ids (strings) on old PennyLane, else the
+    identity of the measurement objects (newer releases leave ``id`` unset)."""
+    return [m if isinstance(m, str) else id(m) for m in _mv_items(mv)]
 
 
 def _rng_state():
@@ -131,9 +133,20 @@ _COUNT = [0]
 
 
 def _queued(fn, args, kwargs):
-    with qml.queuing.AnnotatedQueue() as q:
-        ret = fn(*args, **kwargs)
-    parts = qml.queuing.process_queue(q)
+    """Call ``fn`` in the active queuing context (nothing is re-queued) and return what it
+    returned and the operations and measurements it queued there (``None`` outside any)."""
+    ctx = qml.QueuingManager.active_context()
+    if ctx is None:
+        return fn(*args, **kwargs), None, None
+    # keys are the objects themselves (0.28) or identity wrappers around them (later)
+    before = {id(getattr(k, "obj", k)) for k in ctx.keys()}
+    ret = fn(*args, **kwargs)
+    new = qml.queuing.AnnotatedQueue()
+    for key, info in list(ctx.items()):
+        obj = getattr(key, "obj", key)
+        if id(obj) not in before:
+            new.append(obj, **info)
+    parts = qml.queuing.process_queue(new)
     ops = list(parts[2]) + list(parts[0]) if len(parts) == 3 else list(parts[0])
     return ret, ops, list(parts[1])
 
@@ -152,11 +165,9 @@ def _wires(ws):
 
 def _oracle_proxy(f, pos):
     def oracle(*a, **k):
-        with qml.queuing.AnnotatedQueue() as q:
-            r = f(*a, **k)
-        for o in qml.queuing.process_queue(q)[0]:
+        r, ops, _ = _queued(f, a, k)
+        for o in ops or ():
             ORACLE_OPS[id(o)] = (pos, o)
-            qml.apply(o)
         return r
     return oracle
 
@@ -215,17 +226,21 @@ def _enc_op(o, refs, depth=0):
     if id(o) in ORACLE_OPS:
         return ["ORACLE", ORACLE_OPS[id(o)][0], _wires(o.wires)]
     if isinstance(o, _RMid):
-        refs[o.id] = ["local", sum(1 for r in refs.values() if r[0] == "local")]
+        ref = ["local", len({id(r) for r in refs.values() if r[0] == "local"})]
+        refs[id(o)] = ref
+        if isinstance(getattr(o, "id", None), str):
+            refs[o.id] = ref
         post = getattr(o, "postselect", None)
         return ["M", _wires(o.wires), bool(getattr(o, "reset", False)),
                 None if post is None else int(post)]
     t = type(o).__name__
     if t == "Conditional":
-        mrefs = [refs.get(i) for i in _mv_ids(o.meas_val)]
+        mrefs = [refs.get(i) for i in _mv_keys(o.meas_val)]
         if any(r is None for r in mrefs):
             raise ValueError("a condition on a measurement made outside this call")
         table = [[int(b) for b in k] for k, v in o.meas_val.branches.items() if v]
-        return ["IF", mrefs, table, _enc_op(o.then_op, refs, depth + 1)]
+        then = getattr(o, "then_op", None) or o.base  # renamed in newer PennyLane
+        return ["IF", mrefs, table, _enc_op(then, refs, depth + 1)]
     if t in ("Controlled", "ControlledOp"):
         return ["C", _wires(o.control_wires), [int(v) for v in o.control_values],
                 _enc_op(o.base, refs, depth + 1)]
@@ -240,7 +255,7 @@ def _entry(ops, meas, ret, args, kwargs):
     refs = {}
     for pos, a in list(enumerate(args)) + list(kwargs.items()):
         if isinstance(a, _RMV):
-            for j, i in enumerate(_mv_ids(a)):
+            for j, i in enumerate(_mv_keys(a)):
                 refs[i] = ["arg", pos, j]
     names = [str(o.name) for o in ops]
     if EXPAND:
@@ -277,16 +292,12 @@ def _qfunc_recorder(name, fn):
             ret, ops, meas = _queued(fn, args, kwargs)
         finally:
             _rng_restore(state)
-        if key not in table and _COUNT[0] < MAX_CALLS:
+        if ops is not None and key not in table and _COUNT[0] < MAX_CALLS:
             _COUNT[0] += 1
             try:
                 table[key] = _entry(ops, meas, ret, args, kwargs)
             except Exception as exc:
                 table[key] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
-        for o in ops:
-            qml.apply(o)
-        for m in meas:
-            qml.apply(m)
         return ret
 
     recorded.__name__ = getattr(fn, "__name__", name)

@@ -22,6 +22,7 @@ harness code (old API)                      becomes
 ``x.numpy()``                               ``_qce_numpy(x)`` (``numpy.asarray``)
 ``np.sum(<generator>)``                     ``np.sum(list(<generator>))``
 ``dev.operations.add(name)``                ``_qce_add_operation(dev, name)`` (ignored if absent)
+numpy >= 2 scalar reprs (``np.float64(x)``)  ``np.set_printoptions(legacy="1.25")`` (prelude)
 ==========================================  =================================================
 
 >>> rewrite_harness("state = qml.QubitStateVector(v, wires=0)\\n")
@@ -35,6 +36,9 @@ import ast
 SHIM_PRELUDE = r'''
 import numpy as _qce_np
 import pennylane as _qce_qml
+
+if int(_qce_np.__version__.split(".")[0]) >= 2:  # str([np.float64(1.0)]) as numpy 1 printed it
+    _qce_np.set_printoptions(legacy="1.25")
 
 if not hasattr(_qce_qml.QNode, "tape") and not getattr(_qce_qml.QNode, "_qce_recording", False):
     _qce_orig_call = _qce_qml.QNode.__call__
