@@ -25,6 +25,7 @@ lists compared by the dataflow match, so this makes the score one number. Lists 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from operator import itemgetter
 
 from ._codebleu_strip import remove_comments_and_docstrings, strip_or_keep  # noqa: F401
@@ -63,6 +64,17 @@ def index_to_code_token(index, code):
     return s
 
 
+def _points(code: str, spans: list) -> list:
+    """tree-sitter's (row, byte column) start and end points of byte ranges of ``code``."""
+    data = code.encode("utf8")
+    starts = [0] + [k + 1 for k, b in enumerate(data) if b == 10]  # byte offset of each row
+    out = []
+    for start, end in spans:
+        r1, r2 = bisect_right(starts, start) - 1, bisect_right(starts, end) - 1
+        out.append(((r1, start - starts[r1]), (r2, end - starts[r2])))
+    return out
+
+
 def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
     """Per node: ``(idx, text)`` of a token leaf that can be a variable, ``_SKIP`` for a token
     leaf whose text is its type, None for the other nodes; and the same entries per token.
@@ -71,15 +83,14 @@ def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
     sharing a span get the last one's entry, as there. Leaf-like nodes inside string literals
     are looked up by span too: ``_MISSING`` (a KeyError there) unless a token shares the span.
     """
-    nodes, types, spans = tree.nodes, tree.types, tree.token_spans
+    types, spans = tree.types, tree.token_spans
     if code.isascii():
         # Byte and character offsets coincide, and the reference's slicing of lines drops
         # exactly the newlines a multi-line token spans: same tokens, no Point objects.
         texts = [code[start:end].replace("\n", "") for start, end in spans]
     else:
         lines = code.split("\n")
-        texts = [index_to_code_token((nodes[i].start_point, nodes[i].end_point), lines)
-                 for i in tree.token_leaves]
+        texts = [index_to_code_token(points, lines) for points in _points(code, spans)]
     entries = list(zip(range(len(texts)), texts, strict=True))
     index_to_code = dict(zip(spans, entries, strict=True))
     if len(index_to_code) != len(entries):  # shared spans (zero-width nodes): the last wins
@@ -89,8 +100,8 @@ def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
     leaf = [None] * len(types)
     for i, entry in zip(tree.token_leaves, tokens, strict=True):
         leaf[i] = entry
-    for i in tree.inner_leaves:
-        entry = index_to_code.get(nodes[i].byte_range)
+    for i, span in zip(tree.inner_leaves, tree.inner_spans, strict=True):
+        entry = index_to_code.get(span)
         leaf[i] = _MISSING if entry is None else _SKIP if entry[1] == types[i] else entry
     return leaf, tokens
 

@@ -35,7 +35,7 @@ from ._codebleu_ref import (
     normalize_dataflow,
     strip_or_keep,
 )
-from ._codebleu_tree import flatten, subtree_sexps
+from ._codebleu_tree import SyntaxIds, flatten
 from .results import CodeBLEUComponents, CodeBLEUScore
 from .signature import make_signature, package_version
 
@@ -75,8 +75,8 @@ def _no_cyclic_gc():
 class _Code:
     """What the syntax and dataflow matches need of one (comment-stripped) program."""
 
-    sexp_set: set[str]
-    sexps: Counter  # subtree s-expression -> count
+    sexp_set: set[int]
+    sexps: Counter  # subtree (SyntaxIds id of its s-expression) -> count
     n_sexps: int
     flows: Counter | None  # normalised dataflow edge -> count (variant="standard" only)
 
@@ -91,6 +91,7 @@ class _Memo:
         self._hyp: dict[str, NgramProfile] = {}
         self._ref: dict[str, NgramProfile] = {}
         self._keys: dict[str, set[str]] = {}
+        self._syntax = SyntaxIds()
 
     def strip(self, s: str, times: int = 1) -> str:
         for _ in range(times):
@@ -103,8 +104,9 @@ class _Memo:
         """Parse ``s`` once and take everything from that one tree (which is then dropped)."""
         if s not in self._code:
             parser = _parser()
-            tree = flatten(parser.parse(s.encode("utf8")).root_node, parser.language)
-            sexps = subtree_sexps(tree)
+            tree = flatten(parser.parse(s.encode("utf8")).root_node, parser.language,
+                           self._syntax)
+            sexps = tree.subtrees
             counts = Counter(sexps)
             flows = None
             if self.variant == "standard":
