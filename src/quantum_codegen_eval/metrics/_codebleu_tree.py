@@ -31,6 +31,9 @@ DATAFLOW_SPECIAL = frozenset((
     "for_statement", "while_statement",
 ))
 
+_SPECIAL, _STRING = "special", "string"
+_OPENING = {**dict.fromkeys(DATAFLOW_SPECIAL, _SPECIAL), **dict.fromkeys(STRINGISH, _STRING)}
+
 _TABLES: dict[object, tuple[dict[int, str], dict[int, bool]]] = {}
 
 
@@ -115,8 +118,8 @@ class FlatTree:
     """A parsed program, nodes numbered in preorder (0 is the root).
 
     ``types[i]`` is node i's type, ``children[i]`` its children's numbers (an empty tuple for
-    a leaf), ``nodes[i]`` the tree-sitter node of a node with children (for the rare field
-    lookups). ``token_leaves`` are the nodes the reference's ``tree_to_token_index`` lists, in
+    a leaf), ``nodes[i]`` the tree-sitter node of the root and of ``DATAFLOW_SPECIAL`` nodes
+    (for the rare field lookups). ``token_leaves`` are the nodes the reference's ``tree_to_token_index`` lists, in
     its order: leaves and string literals (whose insides it skips), comments excluded, with
     their byte ranges in ``token_spans``; ``inner_leaves`` (byte ranges ``inner_spans``) the
     nodes inside string literals that its ``DFG_python`` would also treat as tokens (it can
@@ -167,29 +170,29 @@ def flatten(root, language, syntax: SyntaxIds) -> FlatTree:
     leaf_id = syntax.leaf_ids(language)
     ids = syntax.ids
     tree = FlatTree(root)
-    types, children, nodes = tree.types, tree.children, tree.nodes
+    n = root.descendant_count  # the root included
+    tree.types = types = [""] * n
+    tree.children = children = [()] * n
+    nodes = tree.nodes
     leaves, spans = tree.token_leaves, tree.token_spans
     inner, inner_spans = tree.inner_leaves, tree.inner_spans
     token_range, subtrees = tree.token_range, tree.subtrees
     errors = root.has_error
     cur = root.walk()
     kind = root.kind_id
-    name = names[kind]
-    types.append(name)
+    types[0] = name = names[kind]
     if not cur.goto_first_child():
-        children.append(())
         if name != "comment":
             leaves.append(0)
             spans.append(root.byte_range)
         subtrees.append(ids.setdefault(str(root) if errors else (name,), len(ids)))
         return tree
     nodes[0] = root
-    kids: list[int] = []
-    children.append(kids)
-    key: list = [name]
-    # The open node: number, kind, children, key, first token, specials before it, whether it
-    # is (inside) a string literal, whether it holds a parse error; the stack holds the others.
-    i, first, n_special, in_string, error = 0, 0, 0, False, errors
+    children[0] = kids = []
+    # The open node: its number, children, key (``[None]`` for an anonymous node), first
+    # token, specials before it, whether it is (inside) a string literal, whether it holds a
+    # parse error; the stack holds those of its ancestors.
+    i, key, first, n_special, in_string, error = 0, [name], 0, 0, False, errors
     specials = 1 if name in DATAFLOW_SPECIAL else 0
     if name in STRINGISH:
         leaves.append(0)
@@ -197,12 +200,11 @@ def flatten(root, language, syntax: SyntaxIds) -> FlatTree:
         in_string, first = True, 1
     stack: list = []
     too_deep, drop_ranges = sys.getrecursionlimit() - 50, False
+    j = 0
     while True:
         node = cur.node
         kind = node.kind_id
-        name = names[kind]
-        j = len(types)
-        types.append(name)
+        types[j := j + 1] = name = names[kind]
         kids.append(j)
         if cur.goto_first_child():
             stack.append((i, kids, key, first, n_special, in_string, error))
@@ -210,15 +212,17 @@ def flatten(root, language, syntax: SyntaxIds) -> FlatTree:
                 # Nested past Python's recursion limit the reference's graph recursion gives up
                 # (empty dataflow), and so does ours without the token ranges.
                 drop_ranges = True
-            nodes[j] = node
-            i, kids, key, n_special = j, [], [name], specials
-            children.append(kids)
-            if name in DATAFLOW_SPECIAL:
-                specials += 1
-                if name == "for_in_clause":
-                    tree.comprehension_parents.add(stack[-1][0])
-            elif name in STRINGISH:
-                if in_string:
+            i, n_special = j, specials
+            children[j] = kids = []
+            key = [name if named[kind] else None]
+            kind = _OPENING.get(name)
+            if kind is not None:
+                if kind is _SPECIAL:
+                    specials += 1
+                    nodes[j] = node  # for field lookups
+                    if name == "for_in_clause":
+                        tree.comprehension_parents.add(stack[-1][0])
+                elif in_string:
                     inner.append(j)
                     inner_spans.append(node.byte_range)
                 else:
@@ -229,22 +233,20 @@ def flatten(root, language, syntax: SyntaxIds) -> FlatTree:
                 error = node.has_error
             first = len(leaves)
             continue
-        children.append(())
         if in_string:
             inner.append(j)
             inner_spans.append(node.byte_range)
         elif name != "comment":
             leaves.append(j)
             spans.append(node.byte_range)
-        k = leaf_id[kind]
-        if k is not None:  # (in a parent with a parse error its key is not used)
-            key += (cur.field_id, k)
+        kind = leaf_id[kind]
+        if kind is not None:  # (in a parent with a parse error its key is not used)
+            key += (cur.field_id, kind)
         while not cur.goto_next_sibling():
             # Close node i (the cursor is back on it).
             cur.goto_parent()
-            node = nodes[i]
-            if error or not named[node.kind_id]:
-                k = ids.setdefault(str(node), len(ids))
+            if error or key[0] is None:
+                k = ids.setdefault(str(cur.node), len(ids))
             else:
                 k = ids.get(t := tuple(key))
                 if k is None:
@@ -256,7 +258,7 @@ def flatten(root, language, syntax: SyntaxIds) -> FlatTree:
                 if drop_ranges:
                     token_range.clear()
                 return tree
-            is_named = named[node.kind_id]
+            is_named = key[0] is not None
             i, kids, key, first, n_special, in_string, error = stack.pop()
             if is_named:
                 key += (cur.field_id, k)
