@@ -26,6 +26,7 @@ lists compared by the dataflow match, so this makes the score one number. Lists 
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import Counter
 from operator import itemgetter
 
 from ._codebleu_strip import remove_comments_and_docstrings, strip_or_keep  # noqa: F401
@@ -163,7 +164,7 @@ def tree_to_variable_index(g: _Graph, i: int) -> list:
 
 def _merge_loop_dfg(DFG):
     """One entry per (name, index, relation), the lists of repeats merged, in order of first
-    appearance (the reference also sorts by index; ``get_data_flow`` sorts once at the end)."""
+    appearance (the reference also sorts by index; ``dataflow_counts`` sorts once at the end)."""
     dic = {}
     for x in DFG:
         key = x[:3]
@@ -202,13 +203,39 @@ def _split_sides(g, i):
     return left_nodes, right_nodes
 
 
+def _merge_states(others_states: list) -> dict:
+    """The reference's merge of the branches' states: per name, ``sorted(set(...))`` of the
+    concatenated index lists (a single list as it is).
+
+    Every stored list is sorted and distinct (``[idx]`` or an earlier merge) and shared, never
+    changed in place, so a list met again (the same object, e.g. a branch that assigned
+    nothing) adds nothing, a dict met again neither, and a name whose lists are all one object
+    keeps that list. Only names with different lists are concatenated and sorted."""
+    dicts = list({id(d): d for d in others_states}.values())
+    if len(dicts) == 1:
+        return dicts[0]
+    new_states = dict(dicts[0])
+    joined = []
+    for dic in dicts[1:]:
+        for key, value in dic.items():
+            old = new_states.get(key)
+            if old is None:
+                new_states[key] = value
+            elif old is not value:
+                new_states[key] = old + value
+                joined.append(key)
+    for key in joined:
+        new_states[key] = sorted(set(new_states[key]))
+    return new_states
+
+
 def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
     """The reference's ``DFG_python`` on node i of the flat tree.
 
     Output-preserving changes: ``states`` is copied on write, not on every call (no call
     mutates a dict it did not create); stored state lists are shared, not copied (they are
     never changed in place); leaf children are handled inline; and the partial graphs are not
-    sorted at every level, only once at the end (``get_data_flow``): Python's sort is stable,
+    sorted at every level, only once at the end (``dataflow_counts``): Python's sort is stable,
     so one sort of the concatenation gives the same order as sorting every piece, and
     ``_merge_loop_dfg`` only depends on the order among entries of one token index.
     """
@@ -264,7 +291,7 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
         return DFG, states
     elif rtype == "if_statement":
         DFG = []
-        current_states = states.copy()
+        current_states = states  # copied on write by the calls below
         others_states = []
         tag = False
         types = g.types
@@ -282,22 +309,12 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
         others_states.append(current_states)
         if tag is False:
             others_states.append(states)
-        new_states = {}
-        for dic in others_states:
-            for key, value in dic.items():
-                if key not in new_states:
-                    new_states[key] = value  # shared, not copied: no list is changed in place
-                else:
-                    new_states[key] = new_states[key] + value
-        for key, value in new_states.items():
-            if len(value) > 1:  # sorted(set(...)) of one index is that index
-                new_states[key] = sorted(set(value))
-        return DFG, new_states
+        return DFG, _merge_states(others_states)
     elif rtype == "for_statement":
         states = states.copy()
         DFG = []
+        left_nodes, right_nodes = _split_sides(g, i)
         for _ in range(2):
-            left_nodes, right_nodes = _split_sides(g, i)
             for node in right_nodes:
                 temp, states = DFG_python(g, node, states)
                 DFG += temp
@@ -347,56 +364,37 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
         return DFG, states
 
 
-def get_data_flow(code: str, tree: FlatTree) -> list:
-    """The reference ``get_data_flow`` on the flat tree of ``code``."""
+def dataflow_counts(code: str, tree: FlatTree) -> Counter:
+    """The reference's ``normalize_dataflow(get_data_flow(code))``, on the flat tree of
+    ``code``, as a multiset of edges
+    ``(var, relation, parents)``, in one pass, variables numbered ``0, 1, ...`` where the
+    reference names them ``var_0, var_1, ...`` (a one-to-one renaming: the dataflow match only
+    compares edges for equality). The merged index lists, which the normalisation drops, are
+    not built."""
     try:
         g = _Graph(code, tree)
         try:
             DFG, _ = DFG_python(g, 0, {})
         except Exception:
             DFG = []
-        DFG = sorted(DFG, key=_BY_INDEX)
+        DFG.sort(key=_BY_INDEX)
         indexs = set()
         for d in DFG:
-            if len(d[-1]) != 0:
+            if d[4]:
                 indexs.add(d[1])
-            for x in d[-1]:
-                indexs.add(x)
+                indexs.update(d[4])
         dfg = [d for d in DFG if d[1] in indexs]
     except Exception:
         dfg = []
     dic = {}
     for d in dfg:
-        if d[1] not in dic:
-            dic[d[1]] = d
-        else:
-            dic[d[1]] = (
-                d[0],
-                d[1],
-                d[2],
-                _first_seen(dic[d[1]][3] + d[3]),
-                sorted(set(dic[d[1]][4] + d[4])),
-            )
-    return list(dic.values())
-
-
-def normalize_dataflow(dataflow: list) -> list:
-    var_dict = {}
-    i = 0
-    normalized_dataflow = []
-    for item in dataflow:
-        var_name = item[0]
-        relationship = item[2]
-        par_vars_name_list = item[3]
-        for name in par_vars_name_list:
-            if name not in var_dict:
-                var_dict[name] = "var_" + str(i)
-                i += 1
-        if var_name not in var_dict:
-            var_dict[var_name] = "var_" + str(i)
-            i += 1
-        normalized_dataflow.append(
-            (var_dict[var_name], relationship, [var_dict[x] for x in par_vars_name_list])
-        )
-    return normalized_dataflow
-
+        old = dic.get(d[1])
+        dic[d[1]] = d if old is None else (d[0], d[1], d[2], _first_seen(old[3] + d[3]))
+    var = {}
+    edges = []
+    for d in dic.values():
+        parents = d[3]
+        for name in parents:
+            var.setdefault(name, len(var))
+        edges.append((var.setdefault(d[0], len(var)), d[2], tuple([var[x] for x in parents])))
+    return Counter(edges)

@@ -31,8 +31,7 @@ from . import _codebleu_quantum as qk
 from ._codebleu_bleu import NgramProfile, Stats, bleu_from_stats, bleu_stats, weighted_stats
 from ._codebleu_ref import (
     PYTHON_KEYWORDS,
-    get_data_flow,
-    normalize_dataflow,
+    dataflow_counts,
     strip_or_keep,
 )
 from ._codebleu_tree import SyntaxIds, flatten
@@ -110,8 +109,7 @@ class _Memo:
             counts = Counter(sexps)
             flows = None
             if self.variant == "standard":
-                edges = normalize_dataflow(get_data_flow(s, tree))
-                flows = Counter((v, rel, tuple(par)) for v, rel, par in edges)
+                flows = dataflow_counts(s, tree)
             self._code[s] = _Code(set(counts), counts, len(sexps), flows)
         return self._code[s]
 
