@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
+from itertools import chain
 from operator import itemgetter
 
 from ._codebleu_strip import remove_comments_and_docstrings, strip_or_keep  # noqa: F401
@@ -46,6 +47,7 @@ def _first_seen(names: list) -> list:
 
 
 _BY_INDEX = itemgetter(1)
+_PARENT_INDEXES = itemgetter(4)
 _SKIP = ()  # a token leaf whose text equals its type (keywords, operators): no variable
 _MISSING = ("not in index_to_code",)  # unpacking it raises, as the reference's lookup does
 
@@ -378,23 +380,26 @@ def dataflow_counts(code: str, tree: FlatTree) -> Counter:
         except Exception:
             DFG = []
         DFG.sort(key=_BY_INDEX)
-        indexs = set()
-        for d in DFG:
-            if d[4]:
-                indexs.add(d[1])
-                indexs.update(d[4])
+        linked = [d for d in DFG if d[4]]
+        indexs = set(map(_BY_INDEX, linked))
+        indexs.update(chain.from_iterable(map(_PARENT_INDEXES, linked)))
         dfg = [d for d in DFG if d[1] in indexs]
     except Exception:
         dfg = []
-    dic = {}
-    for d in dfg:
-        old = dic.get(d[1])
-        dic[d[1]] = d if old is None else (d[0], d[1], d[2], _first_seen(old[3] + d[3]))
+    dic = dict(zip(map(_BY_INDEX, dfg), dfg, strict=True))
+    if len(dic) != len(dfg):  # entries sharing a token index: merged, the last one's relation
+        dic = {}
+        for d in dfg:
+            old = dic.get(d[1])
+            dic[d[1]] = d if old is None else (d[0], d[1], d[2], _first_seen(old[3] + d[3]), ())
     var = {}
+    number = var.setdefault
     edges = []
-    for d in dic.values():
-        parents = d[3]
-        for name in parents:
-            var.setdefault(name, len(var))
-        edges.append((var.setdefault(d[0], len(var)), d[2], tuple([var[x] for x in parents])))
+    for name, _, relation, parents, _ in dic.values():
+        if parents:
+            for x in parents:
+                number(x, len(var))
+            edges.append((number(name, len(var)), relation, tuple(map(var.__getitem__, parents))))
+        else:
+            edges.append((number(name, len(var)), relation, ()))
     return Counter(edges)
