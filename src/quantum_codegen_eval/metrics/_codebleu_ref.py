@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, starmap
+from operator import eq, itemgetter
 
 from ._codebleu_strip import remove_comments_and_docstrings, strip_or_keep  # noqa: F401
-from ._codebleu_tree import FlatTree
+from ._codebleu_tree import DATAFLOW_SPECIAL, FlatTree
 
 # codebleu/keywords/python.txt
 PYTHON_KEYWORDS = (
@@ -90,7 +90,9 @@ def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
     if code.isascii():
         # Byte and character offsets coincide, and the reference's slicing of lines drops
         # exactly the newlines a multi-line token spans: same tokens, no Point objects.
-        texts = [code[start:end].replace("\n", "") for start, end in spans]
+        texts = list(map(code.__getitem__, starmap(slice, spans)))
+        if "\n" in "".join(texts):
+            texts = [text.replace("\n", "") for text in texts]
     else:
         lines = code.split("\n")
         texts = [index_to_code_token(points, lines) for points in _points(code, spans)]
@@ -98,8 +100,9 @@ def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
     index_to_code = dict(zip(spans, entries, strict=True))
     if len(index_to_code) != len(entries):  # shared spans (zero-width nodes): the last wins
         entries = [index_to_code[span] for span in spans]
-    token_types = [types[i] for i in tree.token_leaves]
-    tokens = [_SKIP if entry[1] == t else entry for entry, t in zip(entries, token_types, strict=True)]
+    token_types = list(map(types.__getitem__, tree.token_leaves))
+    tokens = [_SKIP if same else entry
+              for entry, same in zip(entries, map(eq, texts, token_types), strict=True)]
     leaf = [None] * len(types)
     for i, entry in zip(tree.token_leaves, tokens, strict=True):
         leaf[i] = entry
@@ -174,7 +177,13 @@ def _merge_loop_dfg(DFG):
         if y is None:
             dic[key] = x
         else:
-            dic[key] = (x[0], x[1], x[2], _first_seen(y[3] + x[3]), sorted(set(y[4] + x[4])))
+            # (a list equal to the other one, of at most one item, merges to itself)
+            names, names2, idxs, idxs2 = y[3], x[3], y[4], x[4]
+            if len(names) > 1 or names != names2:
+                names = _first_seen(names + names2)
+            if len(idxs) > 1 or idxs != idxs2:
+                idxs = sorted(set(idxs + idxs2))
+            dic[key] = (x[0], x[1], x[2], names, idxs)
     return list(dic.values())
 
 
@@ -257,6 +266,38 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
     if tokens is not None and tokens[2]:
         return _token_flow(g, tokens[0], tokens[1], states)
     children = g.children[i]
+    if rtype not in DATAFLOW_SPECIAL:  # the reference's last branch: children in order
+        DFG = []
+        if i in g.tree.comprehension_parents:
+            types = g.types
+            for child in children:
+                if types[child] == "for_in_clause":
+                    temp, states = DFG_python(g, child, states)
+                    DFG += temp
+            children = [c for c in children if types[c] != "for_in_clause"]
+        leaf, token_range = g.leaf, g.token_range
+        for child in children:
+            entry = leaf[child]
+            if entry is not None:
+                # The leaf case above, inlined (most children are leaves).
+                if not entry:
+                    continue
+                idx, code = entry
+                if code in states:
+                    DFG.append((code, idx, "comesFrom", [code], states[code]))
+                else:
+                    if g.types[child] == "identifier":
+                        states = states.copy()
+                        states[code] = [idx]
+                    DFG.append((code, idx, "comesFrom", [], []))
+                continue
+            tokens = token_range.get(child)
+            if tokens is not None and tokens[2]:
+                temp, states = _token_flow(g, tokens[0], tokens[1], states)
+            else:
+                temp, states = DFG_python(g, child, states)
+            DFG += temp
+        return DFG, states
     if rtype == "default_parameter":
         states = states.copy()
         name = g.tree.field(i, "name")
@@ -332,38 +373,7 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
                 temp, states = DFG_python(g, child, states)
                 DFG += temp
         return _merge_loop_dfg(DFG), states
-    else:
-        DFG = []
-        if i in g.tree.comprehension_parents:
-            types = g.types
-            for child in children:
-                if types[child] == "for_in_clause":
-                    temp, states = DFG_python(g, child, states)
-                    DFG += temp
-            children = [c for c in children if types[c] != "for_in_clause"]
-        leaf, token_range = g.leaf, g.token_range
-        for child in children:
-            entry = leaf[child]
-            if entry is not None:
-                # The leaf case above, inlined (most children are leaves).
-                if not entry:
-                    continue
-                idx, code = entry
-                if code in states:
-                    DFG.append((code, idx, "comesFrom", [code], states[code]))
-                else:
-                    if g.types[child] == "identifier":
-                        states = states.copy()
-                        states[code] = [idx]
-                    DFG.append((code, idx, "comesFrom", [], []))
-                continue
-            tokens = token_range.get(child)
-            if tokens is not None and tokens[2]:
-                temp, states = _token_flow(g, tokens[0], tokens[1], states)
-            else:
-                temp, states = DFG_python(g, child, states)
-            DFG += temp
-        return DFG, states
+    raise AssertionError(rtype)  # every DATAFLOW_SPECIAL type has its branch above
 
 
 def dataflow_counts(code: str, tree: FlatTree) -> Counter:

@@ -134,7 +134,7 @@ class FlatTree:
 
     __slots__ = ("root", "types", "children", "nodes", "token_leaves", "token_spans",
                  "inner_leaves", "inner_spans", "token_range", "subtrees",
-                 "comprehension_parents")
+                 "comprehension_parents", "_fields")
 
     def __init__(self, root):
         self.root = root
@@ -148,15 +148,21 @@ class FlatTree:
         self.token_range: dict[int, tuple[int, int, bool]] = {}
         self.subtrees: list[int] = []
         self.comprehension_parents: set[int] = set()  # nodes with a for_in_clause child
+        self._fields: dict[tuple[int, str], int | None] = {}
 
     def field(self, i: int, name: str) -> int | None:
         """The number of ``nodes[i].child_by_field_name(name)`` (one of i's children), or None."""
+        key = (i, name)
+        if key in self._fields:
+            return self._fields[key]
         node = self.nodes[i]
         found = node.child_by_field_name(name)
         if found is None:
+            self._fields[key] = None
             return None
         for c, child in zip(self.children[i], node.children, strict=True):
             if child == found:
+                self._fields[key] = c
                 return c
         raise LookupError(f"field {name!r} is not a child")  # tree-sitter never does this
 
