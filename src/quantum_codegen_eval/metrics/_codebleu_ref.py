@@ -158,7 +158,7 @@ def tree_to_variable_index(g: _Graph, i: int) -> list:
             return []
         _, _ = entry  # raises for _MISSING, as the reference's lookup does
         return [entry]
-    tokens = g.token_range.get(i)
+    tokens = g.token_range[i]
     if tokens is not None:  # the token leaves below i, in order
         return [entry for entry in g.tokens[tokens[0] : tokens[1]] if entry]
     code_tokens = []
@@ -262,7 +262,7 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
             states = states.copy()
             states[code] = [idx]
         return [(code, idx, "comesFrom", [], [])], states
-    tokens = g.token_range.get(i)
+    tokens = g.token_range[i]
     if tokens is not None and tokens[2]:
         return _token_flow(g, tokens[0], tokens[1], states)
     children = g.children[i]
@@ -291,7 +291,7 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
                         states[code] = [idx]
                     DFG.append((code, idx, "comesFrom", [], []))
                 continue
-            tokens = token_range.get(child)
+            tokens = token_range[child]
             if tokens is not None and tokens[2]:
                 temp, states = _token_flow(g, tokens[0], tokens[1], states)
             else:

@@ -124,9 +124,9 @@ class FlatTree:
     their byte ranges in ``token_spans``; ``inner_leaves`` (byte ranges ``inner_spans``) the
     nodes inside string literals that its ``DFG_python`` would also treat as tokens (it can
     reach them through ``_split_sides``, and then fails to find them).
-    ``token_range`` maps nodes with children (outside string literals) to
-    ``(first, end, plain)``: their token leaves are ``token_leaves[first:end]``, and ``plain``
-    says their subtree holds no ``DATAFLOW_SPECIAL`` node (then ``DFG_python`` is one pass
+    ``token_range[i]`` is, for a node with children (outside string literals),
+    ``(first, end, plain)``, else None: its token leaves are ``token_leaves[first:end]``, and
+    ``plain`` says its subtree holds no ``DATAFLOW_SPECIAL`` node (then ``DFG_python`` is one pass
     over those tokens in order).
     ``subtrees`` holds the :class:`SyntaxIds` id of the root and of every node with children
     (the reference's subtrees), in postorder.
@@ -145,7 +145,7 @@ class FlatTree:
         self.token_spans: list[tuple[int, int]] = []
         self.inner_leaves: list[int] = []
         self.inner_spans: list[tuple[int, int]] = []
-        self.token_range: dict[int, tuple[int, int, bool]] = {}
+        self.token_range: list[tuple[int, int, bool] | None] = []
         self.subtrees: list[int] = []
         self.comprehension_parents: set[int] = set()  # nodes with a for_in_clause child
         self._fields: dict[tuple[int, str], int | None] = {}
@@ -179,15 +179,17 @@ def flatten(root, language, syntax: SyntaxIds) -> FlatTree:
     n = root.descendant_count  # the root included
     tree.types = types = [""] * n
     tree.children = children = [()] * n
+    tree.token_range = token_range = [None] * n
     nodes = tree.nodes
     leaves, spans = tree.token_leaves, tree.token_spans
     inner, inner_spans = tree.inner_leaves, tree.inner_spans
-    token_range, subtrees = tree.token_range, tree.subtrees
+    subtrees = tree.subtrees
     errors = root.has_error
     cur = root.walk()
     kind = root.kind_id
     types[0] = name = names[kind]
     if not cur.goto_first_child():
+        tree.token_range = [None]
         if name != "comment":
             leaves.append(0)
             spans.append(root.byte_range)
@@ -254,15 +256,13 @@ def flatten(root, language, syntax: SyntaxIds) -> FlatTree:
             if error or key[0] is None:
                 k = ids.setdefault(str(cur.node), len(ids))
             else:
-                k = ids.get(t := tuple(key))
-                if k is None:
-                    k = ids[t] = len(ids)
+                k = ids.setdefault(tuple(key), len(ids))
             subtrees.append(k)
             if not in_string:
                 token_range[i] = (first, len(leaves), specials == n_special)
             if not stack:
                 if drop_ranges:
-                    token_range.clear()
+                    tree.token_range = [None] * n
                 return tree
             is_named = key[0] is not None
             i, kids, key, first, n_special, in_string, error = stack.pop()
