@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from itertools import chain, starmap
+from itertools import chain, repeat, starmap
 from operator import eq, itemgetter
 
 from ._codebleu_strip import remove_comments_and_docstrings, strip_or_keep  # noqa: F401
@@ -78,9 +78,10 @@ def _points(code: str, spans: list) -> list:
     return out
 
 
-def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
-    """Per node: ``(idx, text)`` of a token leaf that can be a variable, ``_SKIP`` for a token
-    leaf whose text is its type, None for the other nodes; and the same entries per token.
+def _leaf_table(code: str, tree: FlatTree) -> tuple[dict, list, list]:
+    """Per token leaf (and leaf-like node inside a string literal): ``(idx, text)`` if it can
+    be a variable, ``_SKIP`` if its text is its type; the same entries per token; and per
+    token whether it is an identifier.
 
     The reference's ``index_to_code`` is keyed by span, ``(idx, text)`` in token order; tokens
     sharing a span get the last one's entry, as there. Leaf-like nodes inside string literals
@@ -103,13 +104,11 @@ def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
     token_types = list(map(types.__getitem__, tree.token_leaves))
     tokens = [_SKIP if same else entry
               for entry, same in zip(entries, map(eq, texts, token_types), strict=True)]
-    leaf = [None] * len(types)
-    for i, entry in zip(tree.token_leaves, tokens, strict=True):
-        leaf[i] = entry
+    leaf = dict(zip(tree.token_leaves, tokens, strict=True))
     for i, span in zip(tree.inner_leaves, tree.inner_spans, strict=True):
         entry = index_to_code.get(span)
         leaf[i] = _MISSING if entry is None else _SKIP if entry[1] == types[i] else entry
-    return leaf, tokens
+    return leaf, tokens, list(map(eq, token_types, repeat("identifier")))
 
 
 class _Graph:
@@ -120,9 +119,7 @@ class _Graph:
     def __init__(self, code: str, tree: FlatTree):
         self.tree, self.types, self.children = tree, tree.types, tree.children
         self.token_range = tree.token_range
-        self.leaf, self.tokens = _leaf_table(code, tree)
-        types = tree.types
-        self.identifiers = [types[i] == "identifier" for i in tree.token_leaves]
+        self.leaf, self.tokens, self.identifiers = _leaf_table(code, tree)
 
 
 def _token_flow(g: _Graph, first: int, end: int, states: dict):
@@ -152,7 +149,7 @@ def _token_flow(g: _Graph, first: int, end: int, states: dict):
 def tree_to_variable_index(g: _Graph, i: int) -> list:
     """``(idx, text)`` of the variable tokens under node i (the reference returns their spans
     and looks each up in ``index_to_code``)."""
-    entry = g.leaf[i]
+    entry = g.leaf.get(i)
     if entry is not None:
         if not entry:
             return []
@@ -251,7 +248,7 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
     ``_merge_loop_dfg`` only depends on the order among entries of one token index.
     """
     rtype = g.types[i]
-    entry = g.leaf[i]
+    entry = g.leaf.get(i)
     if entry is not None:
         if not entry:
             return [], states
@@ -275,9 +272,9 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
                     temp, states = DFG_python(g, child, states)
                     DFG += temp
             children = [c for c in children if types[c] != "for_in_clause"]
-        leaf, token_range = g.leaf, g.token_range
+        leaf, token_range = g.leaf.get, g.token_range
         for child in children:
-            entry = leaf[child]
+            entry = leaf(child)
             if entry is not None:
                 # The leaf case above, inlined (most children are leaves).
                 if not entry:
