@@ -291,6 +291,8 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
             tokens = token_range[child]
             if tokens is not None and tokens[2]:
                 temp, states = _token_flow(g, tokens[0], tokens[1], states)
+            elif not g.children[child]:
+                continue  # a leaf that is no token (a comment, an anonymous token): nothing
             else:
                 temp, states = DFG_python(g, child, states)
             DFG += temp

@@ -11,9 +11,9 @@ and plain lists.
 
 >>> from quantum_codegen_eval.metrics.codebleu import _parser
 >>> ids = SyntaxIds()
->>> tree = flatten(_parser().parse(b"x = f(y)").root_node, _parser().language, ids)
->>> [tree.types[i] for i in tree.token_leaves]
-['identifier', '=', 'identifier', '(', 'identifier', ')']
+>>> tree = flatten(_parser().parse(b"x = f(y)").root_node, _parser().language, ids, True)
+>>> [tree.types[i] for i in tree.token_leaves]  # (anonymous tokens: never variables)
+['identifier', 'identifier', 'identifier']
 >>> sorted(ids.sexps(tree.subtrees))[:2]
 ['(argument_list (identifier))', '(assignment left: (identifier) right: (call function: (identifier) arguments: (argument_list (identifier))))']
 """
@@ -119,9 +119,13 @@ class FlatTree:
 
     ``types[i]`` is node i's type, ``children[i]`` its children's numbers (an empty tuple for
     a leaf), ``nodes[i]`` the tree-sitter node of the root and of ``DATAFLOW_SPECIAL`` nodes
-    (for the rare field lookups). ``token_leaves`` are the nodes the reference's ``tree_to_token_index`` lists, in
-    its order: leaves and string literals (whose insides it skips), comments excluded, with
-    their byte ranges in ``token_spans``; ``inner_leaves`` (byte ranges ``inner_spans``) the
+    (for the rare field lookups). ``token_leaves`` are the nodes the reference's
+    ``tree_to_token_index`` lists, in its order: leaves and string literals (whose insides it
+    skips), comments excluded, with their byte ranges in ``token_spans``; for ASCII code
+    without parse errors anonymous leaves are left out too: they are the grammar's literal
+    tokens (``def``, ``(``, ``+=``), whose text is then their type, so ``DFG_python`` skips
+    them (their token numbers only order the others, and are not compared; after a non-ASCII
+    character the reference's byte/character mix can garble a token's text into a "variable"); ``inner_leaves`` (byte ranges ``inner_spans``) the
     nodes inside string literals that its ``DFG_python`` would also treat as tokens (it can
     reach them through ``_split_sides``, and then fails to find them).
     ``token_range[i]`` is, for a node with children (outside string literals),
@@ -167,10 +171,12 @@ class FlatTree:
         raise LookupError(f"field {name!r} is not a child")  # tree-sitter never does this
 
 
-def flatten(root, language, syntax: SyntaxIds) -> FlatTree:
+def flatten(root, language, syntax: SyntaxIds, ascii_text: bool = False) -> FlatTree:
     """Walk ``root`` (a tree of ``language``) once, with a cursor (no recursion, any depth).
 
-    A tree nested deeper than the recursion limit allows gets no ``token_range`` (the dataflow
+    ``ascii_text``: the source is ASCII (then, without parse errors, anonymous tokens are left
+    out of ``token_leaves``, see :class:`FlatTree`). A tree nested deeper than the recursion
+    limit allows gets no ``token_range`` (the dataflow
     graph then fails as the reference's does, tests/metrics/test_codebleu_speed.py)."""
     names, named = _tables(language)
     leaf_id = syntax.leaf_ids(language)
@@ -185,6 +191,7 @@ def flatten(root, language, syntax: SyntaxIds) -> FlatTree:
     inner, inner_spans = tree.inner_leaves, tree.inner_spans
     subtrees = tree.subtrees
     errors = root.has_error
+    plain_tokens = ascii_text and not errors
     cur = root.walk()
     kind = root.kind_id
     types[0] = name = names[kind]
@@ -241,13 +248,15 @@ def flatten(root, language, syntax: SyntaxIds) -> FlatTree:
                 error = node.has_error
             first = len(leaves)
             continue
+        kind = leaf_id[kind]
         if in_string:
             inner.append(j)
             inner_spans.append(node.byte_range)
+        elif kind is None and plain_tokens:
+            pass  # an anonymous token: its text is its type (see FlatTree)
         elif name != "comment":
             leaves.append(j)
             spans.append(node.byte_range)
-        kind = leaf_id[kind]
         if kind is not None:  # (in a parent with a parse error its key is not used)
             key += (cur.field_id, kind)
         while not cur.goto_next_sibling():

@@ -110,7 +110,7 @@ class _Memo:
         if s not in self._code:
             parser = _parser()
             tree = flatten(parser.parse(s.encode("utf8")).root_node, parser.language,
-                           self._syntax)
+                           self._syntax, s.isascii())
             flows = None
             if self.variant == "standard":
                 flows = dataflow_counts(s, tree)
