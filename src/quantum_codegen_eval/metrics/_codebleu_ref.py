@@ -114,11 +114,13 @@ def _leaf_table(code: str, tree: FlatTree) -> tuple[dict, list, list]:
 class _Graph:
     """What ``DFG_python`` reads: the flat tree and its token-leaf tables."""
 
-    __slots__ = ("tree", "types", "children", "leaf", "tokens", "identifiers", "token_range")
+    __slots__ = ("tree", "types", "children", "leaf", "tokens", "identifiers", "token_range",
+                 "comprehension_parents")
 
     def __init__(self, code: str, tree: FlatTree):
         self.tree, self.types, self.children = tree, tree.types, tree.children
         self.token_range = tree.token_range
+        self.comprehension_parents = tree.comprehension_parents
         self.leaf, self.tokens, self.identifiers = _leaf_table(code, tree)
 
 
@@ -128,16 +130,14 @@ def _token_flow(g: _Graph, first: int, end: int, states: dict):
     exactly its tokens ``first:end``, in order, with the leaf rule."""
     DFG = []
     owned = False  # whether ``states`` is a copy made here (then it can be updated in place)
-    tokens, identifiers = g.tokens, g.identifiers
-    for k in range(first, end):
-        entry = tokens[k]
+    for entry, identifier in zip(g.tokens[first:end], g.identifiers[first:end], strict=True):
         if not entry:
             continue
         idx, code = entry
         if code in states:
             DFG.append((code, idx, "comesFrom", [code], states[code]))
         else:
-            if identifiers[k]:
+            if identifier:
                 if not owned:
                     states = states.copy()
                     owned = True
@@ -265,14 +265,14 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
     children = g.children[i]
     if rtype not in DATAFLOW_SPECIAL:  # the reference's last branch: children in order
         DFG = []
-        if i in g.tree.comprehension_parents:
-            types = g.types
+        types = g.types
+        if i in g.comprehension_parents:
             for child in children:
                 if types[child] == "for_in_clause":
                     temp, states = DFG_python(g, child, states)
                     DFG += temp
             children = [c for c in children if types[c] != "for_in_clause"]
-        leaf, token_range = g.leaf.get, g.token_range
+        leaf, token_range, kids = g.leaf.get, g.token_range, g.children
         for child in children:
             entry = leaf(child)
             if entry is not None:
@@ -283,7 +283,7 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
                 if code in states:
                     DFG.append((code, idx, "comesFrom", [code], states[code]))
                 else:
-                    if g.types[child] == "identifier":
+                    if types[child] == "identifier":
                         states = states.copy()
                         states[code] = [idx]
                     DFG.append((code, idx, "comesFrom", [], []))
@@ -291,7 +291,7 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
             tokens = token_range[child]
             if tokens is not None and tokens[2]:
                 temp, states = _token_flow(g, tokens[0], tokens[1], states)
-            elif not g.children[child]:
+            elif not kids[child]:
                 continue  # a leaf that is no token (a comment, an anonymous token): nothing
             else:
                 temp, states = DFG_python(g, child, states)
