@@ -6,9 +6,10 @@ Copyright (c) Microsoft Corporation; Copyright (c) 2023 Konstantin Chernyshev. M
 
 These functions are deliberately NOT tidied: their exact behaviour (byte-vs-character column
 mixing, swallowed exceptions) is what the ``variant="standard"`` parity guarantee rests on.
-Speed comes from calling them once per distinct string (see ``codebleu.py``) and from running
-``DFG_python`` on the flat tree of ``_codebleu_tree`` (one walk; the output-preserving changes
-are listed in its docstring and in docs/metrics/codebleu.md).
+Speed comes from calling them once per distinct string (see ``codebleu.py``), from running
+``DFG_python`` on the flat tree of ``_codebleu_tree`` (one walk), and from doing
+``get_data_flow``, ``normalize_dataflow`` and the edge count in one pass (``dataflow_counts``);
+the output-preserving changes are listed in the docstrings and in docs/metrics/codebleu.md.
 
 Two deliberate changes, both named in the signature. ``tokenize:py3.11``: the comment stripper
 tokenizes as Python 3.11 does on every Python (``_codebleu_strip``; 3.12 changed ``tokenize``).
