@@ -174,20 +174,28 @@ def _str_of_every_subtree(root) -> list[str]:
     return out
 
 
-def test_fast_subtree_extraction_equals_str_of_every_node(parity):
-    """The syntax match cuts subtrees out of str(root); it must equal str() of each node."""
-    from quantum_codegen_eval.metrics._codebleu_tree import flatten, subtree_sexps
+def test_subtree_ids_equal_str_of_every_node(parity):
+    """The syntax match compares subtree ids (``SyntaxIds``): the s-expression each id stands
+    for must be ``str()`` of the node, for every subtree, and different ids different strings."""
+    from quantum_codegen_eval.metrics._codebleu_tree import SyntaxIds, flatten
 
     mod = importlib.import_module("quantum_codegen_eval.metrics.codebleu")
     refs, preds, _, _, _ = parity
     texts = [t for r in refs for t in ([r] if isinstance(r, str) else r)] + preds
     texts += [t[: len(t) // 2] for t in texts[:60]]  # truncated code: error trees
+    texts += [t.replace("\n", "  # c\n", 3) for t in texts[:60]]  # comments (extras)
     parser = mod._parser()
-    fast_path = anon_with_children = 0
+    clean = anon_with_children = 0
+    ids = SyntaxIds()
+    seen: set[int] = set()
     for text in texts:
         root = parser.parse(text.encode("utf8")).root_node
         oracle = _str_of_every_subtree(root)
-        fast_path += not root.has_error
+        clean += not root.has_error
         anon_with_children += "(not in" in " ".join(oracle)
-        assert Counter(subtree_sexps(flatten(root, parser.language))) == Counter(oracle), text
-    assert fast_path > 200 and anon_with_children > 0
+        subtrees = flatten(root, parser.language, ids).subtrees
+        seen.update(subtrees)
+        assert Counter(ids.sexps(subtrees)) == Counter(oracle), text
+    assert clean > 200 and anon_with_children > 0
+    seen_list = sorted(seen)
+    assert len(set(ids.sexps(seen_list))) == len(seen_list)  # one id per s-expression

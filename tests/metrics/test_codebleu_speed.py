@@ -92,15 +92,13 @@ def test_tree_module_docstring_examples():
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_iterative_walk_equals_recursive(pairs):
-    """The fallback walk builds the same tree (it leaves out token_range, an optimisation)."""
-    refs, preds = pairs
+def test_cursor_walk_any_depth():
+    """The walk uses a cursor (no recursion): code nested past the recursion limit still gets
+    its subtrees and tokens."""
     parser = _parser()
-    texts = [t for r in refs[:300] for t in ([r] if isinstance(r, str) else r)] + preds[:300]
-    for text in texts:
-        root = parser.parse(text.encode("utf8")).root_node
-        a = _codebleu_tree._flatten_recursive(root, parser.language)
-        b = _codebleu_tree._flatten_iterative(root, parser.language)
-        for name in _codebleu_tree.FlatTree.__slots__:
-            if name not in ("root", "token_range"):
-                assert getattr(a, name) == getattr(b, name), (name, text[:80])
+    text = "x = " + "(" * 1500 + "y" + ")" * 1500 + "\n"
+    ids = _codebleu_tree.SyntaxIds()
+    tree = _codebleu_tree.flatten(parser.parse(text.encode()).root_node, parser.language, ids,
+                                  True)
+    assert len(tree.subtrees) == 1500 + 3  # module, expression_statement, assignment, 1500 (...)
+    assert [tree.types[i] for i in tree.token_leaves] == ["identifier", "identifier"]

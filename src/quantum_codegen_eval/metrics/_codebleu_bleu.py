@@ -16,6 +16,7 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import mul
 
 ORDERS = (1, 2, 3, 4)
 _EPSILON = 0.1  # SmoothingFunction().method1
@@ -32,18 +33,20 @@ class NgramProfile:
     weights: dict[str, float] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, tokens: list[str], weight: Callable[[str], float] | None = None) -> NgramProfile:
-        """Count the n-grams of ``tokens``; ``weight(token)`` gives the unigram weights (a
-        reference's), none for a hypothesis."""
+    def build(cls, tokens: list[str],
+              weigh: Callable[[Counter], dict[str, float]] | None = None) -> NgramProfile:
+        """Count the n-grams of ``tokens``; ``weigh(unigram_counts)`` gives the unigram weights
+        (a reference's), none for a hypothesis (whose weighted total is not used)."""
         # Unigrams are keyed by the token itself, longer n-grams by tuples.
         counts = (Counter(tokens),) + tuple(
             Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) if len(tokens) >= n else Counter()
             for n in ORDERS[1:]
         )
-        weights = {} if weight is None else {tok: weight(tok) for tok in counts[0]}
-        total = 0.0
-        for tok, c in counts[0].items():
-            total += c * weights.get(tok, 1)
+        if weigh is None:
+            return cls(len(tokens), counts)
+        weights = weigh(counts[0])
+        # sum(..., 0.0) adds left to right in doubles, as ``total += c * w`` in token order did.
+        total = sum(map(mul, counts[0].values(), map(weights.__getitem__, counts[0])), 0.0)
         return cls(len(tokens), counts, total, weights)
 
 
@@ -72,7 +75,7 @@ def _closest(ref_lens: list[int], hyp_len: int) -> int:
     return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
 
 
-def _clipped(a: Counter, b: Counter) -> int:
+def clipped(a: Counter, b: Counter) -> int:
     """Sum over shared n-grams of the smaller count (the others add 0): set and map work in C."""
     shared = a.keys() & b.keys()
     return sum(map(min, map(a.__getitem__, shared), map(b.__getitem__, shared)))
@@ -83,15 +86,15 @@ def bleu_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
     num, den = [], []
     for n in range(4):
         counts = hyp.counts[n]
-        clipped = 0
+        clip = 0
         if len(refs) == 1:
-            clipped = _clipped(counts, refs[0].counts[n])
+            clip = clipped(counts, refs[0].counts[n])
         else:
             ref_counts = [r.counts[n] for r in refs]
             for gram, c in counts.items():
                 best = max(rc.get(gram, 0) for rc in ref_counts)
-                clipped += c if c < best else best
-        num.append(clipped)
+                clip += c if c < best else best
+        num.append(clip)
         den.append(max(1, hyp.length - n if hyp.length > n else 0))
     return Stats(num, den, hyp.length, _closest([r.length for r in refs], hyp.length))
 
@@ -115,7 +118,7 @@ def weighted_stats(hyp: NgramProfile, refs: list[NgramProfile]) -> Stats:
         num[0] += s
         den[0] += max(1, ref.weighted_total)
         for n in range(1, 4):
-            num[n] += _clipped(ref.counts[n], hyp.counts[n])
+            num[n] += clipped(ref.counts[n], hyp.counts[n])
             den[n] += max(1, ref.length - n if ref.length > n else 0)
     return Stats(num, den, hyp.length, 2)
 

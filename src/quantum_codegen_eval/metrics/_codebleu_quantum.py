@@ -82,6 +82,10 @@ def pennylane_aliases(src: str) -> tuple[set[str], dict[str, str]]:
 
 def canonical_pennylane(dotted: str, modules: set[str], names: dict[str, str]) -> str | None:
     """``pl.RX`` / ``RX`` (imported) -> ``qml.RX``; None for non-PennyLane names."""
+    head, dot, _ = dotted.partition(".")
+    head = head.strip()
+    if not ((dot and head in modules) or head in names):
+        return None  # (what the lines below give, without splitting every name)
     parts = [p.strip() for p in dotted.split(".")]
     if parts[0] in modules and len(parts) > 1:
         return ".".join(["qml", *parts[1:]])
@@ -119,6 +123,8 @@ _METHOD_KW = re.compile(r"\bmethod\s*=\s*['\"](\w+)['\"]")
 
 
 # --- shared ---------------------------------------------------------------------------------
+
+_WS = re.compile(r"\s+")
 
 
 def _raw_tokens(src: str) -> list[tuple[str, str]]:
@@ -167,7 +173,7 @@ def quantum_tokens(src: str, lang: str) -> list[str]:
         out = []
         for k, t in toks:
             if k == "d":
-                t = re.sub(r"\s+", "", t)
+                t = _WS.sub("", t)
                 head, dot, rest = t.partition(".")
                 if head in circuits:
                     t = CIRCUIT + dot + rest
@@ -177,7 +183,7 @@ def quantum_tokens(src: str, lang: str) -> list[str]:
     out = []
     for kind, text in toks:
         if kind == "d":
-            text = re.sub(r"\s+", "", text)
+            text = _WS.sub("", text)
             text = canonical_pennylane(text, modules, names) or text
         out.append(text)
     return out
@@ -209,7 +215,7 @@ def key_set(src: str, lang: str) -> set[str]:
         for i, (kind, text) in enumerate(toks):
             if kind != "d":
                 continue
-            text = re.sub(r"\s+", "", text)
+            text = _WS.sub("", text)
             last = text.rsplit(".", 1)[-1]
             called = i + 1 < len(toks) and toks[i + 1][1] == "("
             if last.startswith("save_") and called:
@@ -229,7 +235,7 @@ def key_set(src: str, lang: str) -> set[str]:
     for i, (kind, text) in enumerate(toks):
         if kind != "d":
             continue
-        path = canonical_pennylane(re.sub(r"\s+", "", text), modules, names)
+        path = canonical_pennylane(_WS.sub("", text), modules, names)
         if path is None:
             continue
         if path.endswith(".device") and i + 2 < len(toks) and toks[i + 1][1] == "(":

@@ -6,9 +6,10 @@ Copyright (c) Microsoft Corporation; Copyright (c) 2023 Konstantin Chernyshev. M
 
 These functions are deliberately NOT tidied: their exact behaviour (byte-vs-character column
 mixing, swallowed exceptions) is what the ``variant="standard"`` parity guarantee rests on.
-Speed comes from calling them once per distinct string (see ``codebleu.py``) and from running
-``DFG_python`` on the flat tree of ``_codebleu_tree`` (one walk; the output-preserving changes
-are listed in its docstring and in docs/metrics/codebleu.md).
+Speed comes from calling them once per distinct string (see ``codebleu.py``), from running
+``DFG_python`` on the flat tree of ``_codebleu_tree`` (one walk), and from doing
+``get_data_flow``, ``normalize_dataflow`` and the edge count in one pass (``dataflow_counts``);
+the output-preserving changes are listed in the docstrings and in docs/metrics/codebleu.md.
 
 Two deliberate changes, both named in the signature. ``tokenize:py3.11``: the comment stripper
 tokenizes as Python 3.11 does on every Python (``_codebleu_strip``; 3.12 changed ``tokenize``).
@@ -25,10 +26,13 @@ lists compared by the dataflow match, so this makes the score one number. Lists 
 
 from __future__ import annotations
 
-from operator import itemgetter
+from bisect import bisect_right
+from collections import Counter
+from itertools import chain, repeat, starmap
+from operator import eq, itemgetter
 
 from ._codebleu_strip import remove_comments_and_docstrings, strip_or_keep  # noqa: F401
-from ._codebleu_tree import FlatTree
+from ._codebleu_tree import DATAFLOW_SPECIAL, FlatTree
 
 # codebleu/keywords/python.txt
 PYTHON_KEYWORDS = (
@@ -44,6 +48,7 @@ def _first_seen(names: list) -> list:
 
 
 _BY_INDEX = itemgetter(1)
+_PARENT_INDEXES = itemgetter(4)
 _SKIP = ()  # a token leaf whose text equals its type (keywords, operators): no variable
 _MISSING = ("not in index_to_code",)  # unpacking it raises, as the reference's lookup does
 
@@ -63,49 +68,61 @@ def index_to_code_token(index, code):
     return s
 
 
-def _leaf_table(code: str, tree: FlatTree) -> tuple[list, list]:
-    """Per node: ``(idx, text)`` of a token leaf that can be a variable, ``_SKIP`` for a token
-    leaf whose text is its type, None for the other nodes; and the same entries per token.
+def _points(code: str, spans: list) -> list:
+    """tree-sitter's (row, byte column) start and end points of byte ranges of ``code``."""
+    data = code.encode("utf8")
+    starts = [0] + [k + 1 for k, b in enumerate(data) if b == 10]  # byte offset of each row
+    out = []
+    for start, end in spans:
+        r1, r2 = bisect_right(starts, start) - 1, bisect_right(starts, end) - 1
+        out.append(((r1, start - starts[r1]), (r2, end - starts[r2])))
+    return out
+
+
+def _leaf_table(code: str, tree: FlatTree) -> tuple[dict, list, list]:
+    """Per token leaf (and leaf-like node inside a string literal): ``(idx, text)`` if it can
+    be a variable, ``_SKIP`` if its text is its type; the same entries per token; and per
+    token whether it is an identifier.
 
     The reference's ``index_to_code`` is keyed by span, ``(idx, text)`` in token order; tokens
     sharing a span get the last one's entry, as there. Leaf-like nodes inside string literals
     are looked up by span too: ``_MISSING`` (a KeyError there) unless a token shares the span.
     """
-    nodes, types, spans = tree.nodes, tree.types, tree.token_spans
+    types, spans = tree.types, tree.token_spans
     if code.isascii():
         # Byte and character offsets coincide, and the reference's slicing of lines drops
         # exactly the newlines a multi-line token spans: same tokens, no Point objects.
-        texts = [code[start:end].replace("\n", "") for start, end in spans]
+        texts = list(map(code.__getitem__, starmap(slice, spans)))
+        if "\n" in "".join(texts):
+            texts = [text.replace("\n", "") for text in texts]
     else:
         lines = code.split("\n")
-        texts = [index_to_code_token((nodes[i].start_point, nodes[i].end_point), lines)
-                 for i in tree.token_leaves]
+        texts = [index_to_code_token(points, lines) for points in _points(code, spans)]
     entries = list(zip(range(len(texts)), texts, strict=True))
     index_to_code = dict(zip(spans, entries, strict=True))
     if len(index_to_code) != len(entries):  # shared spans (zero-width nodes): the last wins
         entries = [index_to_code[span] for span in spans]
-    token_types = [types[i] for i in tree.token_leaves]
-    tokens = [_SKIP if entry[1] == t else entry for entry, t in zip(entries, token_types, strict=True)]
-    leaf = [None] * len(types)
-    for i, entry in zip(tree.token_leaves, tokens, strict=True):
-        leaf[i] = entry
-    for i in tree.inner_leaves:
-        entry = index_to_code.get(nodes[i].byte_range)
+    token_types = list(map(types.__getitem__, tree.token_leaves))
+    tokens = [_SKIP if same else entry
+              for entry, same in zip(entries, map(eq, texts, token_types), strict=True)]
+    leaf = dict(zip(tree.token_leaves, tokens, strict=True))
+    for i, span in zip(tree.inner_leaves, tree.inner_spans, strict=True):
+        entry = index_to_code.get(span)
         leaf[i] = _MISSING if entry is None else _SKIP if entry[1] == types[i] else entry
-    return leaf, tokens
+    return leaf, tokens, list(map(eq, token_types, repeat("identifier")))
 
 
 class _Graph:
     """What ``DFG_python`` reads: the flat tree and its token-leaf tables."""
 
-    __slots__ = ("tree", "types", "children", "leaf", "tokens", "identifiers", "token_range")
+    __slots__ = ("tree", "types", "children", "leaf", "tokens", "identifiers", "token_range",
+                 "comprehension_parents")
 
     def __init__(self, code: str, tree: FlatTree):
         self.tree, self.types, self.children = tree, tree.types, tree.children
         self.token_range = tree.token_range
-        self.leaf, self.tokens = _leaf_table(code, tree)
-        types = tree.types
-        self.identifiers = [types[i] == "identifier" for i in tree.token_leaves]
+        self.comprehension_parents = tree.comprehension_parents
+        self.leaf, self.tokens, self.identifiers = _leaf_table(code, tree)
 
 
 def _token_flow(g: _Graph, first: int, end: int, states: dict):
@@ -114,16 +131,14 @@ def _token_flow(g: _Graph, first: int, end: int, states: dict):
     exactly its tokens ``first:end``, in order, with the leaf rule."""
     DFG = []
     owned = False  # whether ``states`` is a copy made here (then it can be updated in place)
-    tokens, identifiers = g.tokens, g.identifiers
-    for k in range(first, end):
-        entry = tokens[k]
+    for entry, identifier in zip(g.tokens[first:end], g.identifiers[first:end], strict=True):
         if not entry:
             continue
         idx, code = entry
         if code in states:
             DFG.append((code, idx, "comesFrom", [code], states[code]))
         else:
-            if identifiers[k]:
+            if identifier:
                 if not owned:
                     states = states.copy()
                     owned = True
@@ -135,13 +150,13 @@ def _token_flow(g: _Graph, first: int, end: int, states: dict):
 def tree_to_variable_index(g: _Graph, i: int) -> list:
     """``(idx, text)`` of the variable tokens under node i (the reference returns their spans
     and looks each up in ``index_to_code``)."""
-    entry = g.leaf[i]
+    entry = g.leaf.get(i)
     if entry is not None:
         if not entry:
             return []
         _, _ = entry  # raises for _MISSING, as the reference's lookup does
         return [entry]
-    tokens = g.token_range.get(i)
+    tokens = g.token_range[i]
     if tokens is not None:  # the token leaves below i, in order
         return [entry for entry in g.tokens[tokens[0] : tokens[1]] if entry]
     code_tokens = []
@@ -152,7 +167,7 @@ def tree_to_variable_index(g: _Graph, i: int) -> list:
 
 def _merge_loop_dfg(DFG):
     """One entry per (name, index, relation), the lists of repeats merged, in order of first
-    appearance (the reference also sorts by index; ``get_data_flow`` sorts once at the end)."""
+    appearance (the reference also sorts by index; ``dataflow_counts`` sorts once at the end)."""
     dic = {}
     for x in DFG:
         key = x[:3]
@@ -160,7 +175,13 @@ def _merge_loop_dfg(DFG):
         if y is None:
             dic[key] = x
         else:
-            dic[key] = (x[0], x[1], x[2], _first_seen(y[3] + x[3]), sorted(set(y[4] + x[4])))
+            # (a list equal to the other one, of at most one item, merges to itself)
+            names, names2, idxs, idxs2 = y[3], x[3], y[4], x[4]
+            if len(names) > 1 or names != names2:
+                names = _first_seen(names + names2)
+            if len(idxs) > 1 or idxs != idxs2:
+                idxs = sorted(set(idxs + idxs2))
+            dic[key] = (x[0], x[1], x[2], names, idxs)
     return list(dic.values())
 
 
@@ -191,18 +212,44 @@ def _split_sides(g, i):
     return left_nodes, right_nodes
 
 
+def _merge_states(others_states: list) -> dict:
+    """The reference's merge of the branches' states: per name, ``sorted(set(...))`` of the
+    concatenated index lists (a single list as it is).
+
+    Every stored list is sorted and distinct (``[idx]`` or an earlier merge) and shared, never
+    changed in place, so a list met again (the same object, e.g. a branch that assigned
+    nothing) adds nothing, a dict met again neither, and a name whose lists are all one object
+    keeps that list. Only names with different lists are concatenated and sorted."""
+    dicts = list({id(d): d for d in others_states}.values())
+    if len(dicts) == 1:
+        return dicts[0]
+    new_states = dict(dicts[0])
+    joined = []
+    for dic in dicts[1:]:
+        for key, value in dic.items():
+            old = new_states.get(key)
+            if old is None:
+                new_states[key] = value
+            elif old is not value:
+                new_states[key] = old + value
+                joined.append(key)
+    for key in joined:
+        new_states[key] = sorted(set(new_states[key]))
+    return new_states
+
+
 def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
     """The reference's ``DFG_python`` on node i of the flat tree.
 
     Output-preserving changes: ``states`` is copied on write, not on every call (no call
     mutates a dict it did not create); stored state lists are shared, not copied (they are
     never changed in place); leaf children are handled inline; and the partial graphs are not
-    sorted at every level, only once at the end (``get_data_flow``): Python's sort is stable,
+    sorted at every level, only once at the end (``dataflow_counts``): Python's sort is stable,
     so one sort of the concatenation gives the same order as sorting every piece, and
     ``_merge_loop_dfg`` only depends on the order among entries of one token index.
     """
     rtype = g.types[i]
-    entry = g.leaf[i]
+    entry = g.leaf.get(i)
     if entry is not None:
         if not entry:
             return [], states
@@ -213,10 +260,44 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
             states = states.copy()
             states[code] = [idx]
         return [(code, idx, "comesFrom", [], [])], states
-    tokens = g.token_range.get(i)
+    tokens = g.token_range[i]
     if tokens is not None and tokens[2]:
         return _token_flow(g, tokens[0], tokens[1], states)
     children = g.children[i]
+    if rtype not in DATAFLOW_SPECIAL:  # the reference's last branch: children in order
+        DFG = []
+        types = g.types
+        if i in g.comprehension_parents:
+            for child in children:
+                if types[child] == "for_in_clause":
+                    temp, states = DFG_python(g, child, states)
+                    DFG += temp
+            children = [c for c in children if types[c] != "for_in_clause"]
+        leaf, token_range, kids = g.leaf.get, g.token_range, g.children
+        for child in children:
+            entry = leaf(child)
+            if entry is not None:
+                # The leaf case above, inlined (most children are leaves).
+                if not entry:
+                    continue
+                idx, code = entry
+                if code in states:
+                    DFG.append((code, idx, "comesFrom", [code], states[code]))
+                else:
+                    if types[child] == "identifier":
+                        states = states.copy()
+                        states[code] = [idx]
+                    DFG.append((code, idx, "comesFrom", [], []))
+                continue
+            tokens = token_range[child]
+            if tokens is not None and tokens[2]:
+                temp, states = _token_flow(g, tokens[0], tokens[1], states)
+            elif not kids[child]:
+                continue  # a leaf that is no token (a comment, an anonymous token): nothing
+            else:
+                temp, states = DFG_python(g, child, states)
+            DFG += temp
+        return DFG, states
     if rtype == "default_parameter":
         states = states.copy()
         name = g.tree.field(i, "name")
@@ -253,7 +334,7 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
         return DFG, states
     elif rtype == "if_statement":
         DFG = []
-        current_states = states.copy()
+        current_states = states  # copied on write by the calls below
         others_states = []
         tag = False
         types = g.types
@@ -271,22 +352,12 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
         others_states.append(current_states)
         if tag is False:
             others_states.append(states)
-        new_states = {}
-        for dic in others_states:
-            for key, value in dic.items():
-                if key not in new_states:
-                    new_states[key] = value  # shared, not copied: no list is changed in place
-                else:
-                    new_states[key] = new_states[key] + value
-        for key, value in new_states.items():
-            if len(value) > 1:  # sorted(set(...)) of one index is that index
-                new_states[key] = sorted(set(value))
-        return DFG, new_states
+        return DFG, _merge_states(others_states)
     elif rtype == "for_statement":
         states = states.copy()
         DFG = []
+        left_nodes, right_nodes = _split_sides(g, i)
         for _ in range(2):
-            left_nodes, right_nodes = _split_sides(g, i)
             for node in right_nodes:
                 temp, states = DFG_python(g, node, states)
                 DFG += temp
@@ -302,90 +373,43 @@ def DFG_python(g: _Graph, i: int, states: dict):  # noqa: N802 - reference name
                 temp, states = DFG_python(g, child, states)
                 DFG += temp
         return _merge_loop_dfg(DFG), states
-    else:
-        DFG = []
-        if i in g.tree.comprehension_parents:
-            types = g.types
-            for child in children:
-                if types[child] == "for_in_clause":
-                    temp, states = DFG_python(g, child, states)
-                    DFG += temp
-            children = [c for c in children if types[c] != "for_in_clause"]
-        leaf, token_range = g.leaf, g.token_range
-        for child in children:
-            entry = leaf[child]
-            if entry is not None:
-                # The leaf case above, inlined (most children are leaves).
-                if not entry:
-                    continue
-                idx, code = entry
-                if code in states:
-                    DFG.append((code, idx, "comesFrom", [code], states[code]))
-                else:
-                    if g.types[child] == "identifier":
-                        states = states.copy()
-                        states[code] = [idx]
-                    DFG.append((code, idx, "comesFrom", [], []))
-                continue
-            tokens = token_range.get(child)
-            if tokens is not None and tokens[2]:
-                temp, states = _token_flow(g, tokens[0], tokens[1], states)
-            else:
-                temp, states = DFG_python(g, child, states)
-            DFG += temp
-        return DFG, states
+    raise AssertionError(rtype)  # every DATAFLOW_SPECIAL type has its branch above
 
 
-def get_data_flow(code: str, tree: FlatTree) -> list:
-    """The reference ``get_data_flow`` on the flat tree of ``code``."""
+def dataflow_counts(code: str, tree: FlatTree) -> Counter:
+    """The reference's ``normalize_dataflow(get_data_flow(code))``, on the flat tree of
+    ``code``, as a multiset of edges
+    ``(var, relation, parents)``, in one pass, variables numbered ``0, 1, ...`` where the
+    reference names them ``var_0, var_1, ...`` (a one-to-one renaming: the dataflow match only
+    compares edges for equality). The merged index lists, which the normalisation drops, are
+    not built."""
     try:
         g = _Graph(code, tree)
         try:
             DFG, _ = DFG_python(g, 0, {})
         except Exception:
             DFG = []
-        DFG = sorted(DFG, key=_BY_INDEX)
-        indexs = set()
-        for d in DFG:
-            if len(d[-1]) != 0:
-                indexs.add(d[1])
-            for x in d[-1]:
-                indexs.add(x)
+        DFG.sort(key=_BY_INDEX)
+        linked = [d for d in DFG if d[4]]
+        indexs = set(map(_BY_INDEX, linked))
+        indexs.update(chain.from_iterable(map(_PARENT_INDEXES, linked)))
         dfg = [d for d in DFG if d[1] in indexs]
     except Exception:
         dfg = []
-    dic = {}
-    for d in dfg:
-        if d[1] not in dic:
-            dic[d[1]] = d
+    dic = dict(zip(map(_BY_INDEX, dfg), dfg, strict=True))
+    if len(dic) != len(dfg):  # entries sharing a token index: merged, the last one's relation
+        dic = {}
+        for d in dfg:
+            old = dic.get(d[1])
+            dic[d[1]] = d if old is None else (d[0], d[1], d[2], _first_seen(old[3] + d[3]), ())
+    var = {}
+    number = var.setdefault
+    edges = []
+    for name, _, relation, parents, _ in dic.values():
+        if parents:
+            for x in parents:
+                number(x, len(var))
+            edges.append((number(name, len(var)), relation, tuple(map(var.__getitem__, parents))))
         else:
-            dic[d[1]] = (
-                d[0],
-                d[1],
-                d[2],
-                _first_seen(dic[d[1]][3] + d[3]),
-                sorted(set(dic[d[1]][4] + d[4])),
-            )
-    return list(dic.values())
-
-
-def normalize_dataflow(dataflow: list) -> list:
-    var_dict = {}
-    i = 0
-    normalized_dataflow = []
-    for item in dataflow:
-        var_name = item[0]
-        relationship = item[2]
-        par_vars_name_list = item[3]
-        for name in par_vars_name_list:
-            if name not in var_dict:
-                var_dict[name] = "var_" + str(i)
-                i += 1
-        if var_name not in var_dict:
-            var_dict[var_name] = "var_" + str(i)
-            i += 1
-        normalized_dataflow.append(
-            (var_dict[var_name], relationship, [var_dict[x] for x in par_vars_name_list])
-        )
-    return normalized_dataflow
-
+            edges.append((number(name, len(var)), relation, ()))
+    return Counter(edges)

@@ -129,7 +129,8 @@ def tokens(source: str, merge_plain: bool = False):
 
     ``merge_plain``: a stretch of a line where no string, comment or continuation can start
     (names, numbers, operators, single spaces) is yielded as ONE ``OTHER`` token, its text
-    verbatim, spaces included. The stripper's output is the same (it copies ``OTHER`` text and
+    verbatim, spaces included, and where it runs to the end of the line, the line's NEWLINE (or
+    NL) token with it (that token's kind, the text of both). The stripper's output is the same (it copies ``OTHER`` text and
     pads the gaps with as many spaces), it only skips the per-token work. A stretch ends at the
     end of the line or, before a special character, at the last token followed by a space (a
     token never spans a space, but ``f`` in ``f"..."`` belongs to the string).
@@ -174,6 +175,8 @@ def tokens(source: str, merge_plain: bool = False):
             if not line:
                 break
             column = 0
+            # Indentation of spaces only (the usual case): the loop below, in one step.
+            pos = column = max_ - len(line.lstrip(" "))
             while pos < max_:
                 c = line[pos]
                 if c == " ":
@@ -227,6 +230,12 @@ def tokens(source: str, merge_plain: bool = False):
                 if stretch.strip(" "):
                     parenlev += (stretch.count("(") + stretch.count("[") + stretch.count("{")
                                  - stretch.count(")") - stretch.count("]") - stretch.count("}"))
+                    if end + 1 == max_ and line[end] == "\n":
+                        # The stretch and the line's NEWLINE (NL inside brackets) as one token.
+                        yield (OTHER if parenlev > 0 else NEWLINE, line[pos:], lnum, pos, lnum,
+                               max_)
+                        pos = max_
+                        continue
                     yield (OTHER, stretch, lnum, pos, lnum, end)
                     pos = end
                     continue

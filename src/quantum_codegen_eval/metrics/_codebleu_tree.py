@@ -3,24 +3,36 @@
 In py-tree-sitter every ``node.children`` / ``node.type`` call builds new Python objects, and
 the reference walks each tree several times (``str()`` of every subtree, ``tree_to_token_index``,
 ``DFG_python``, which revisits loop bodies and assignment sides). Here each node is visited
-once: :func:`flatten` numbers the nodes in preorder and records their types, child lists and
-the token leaves; the dataflow graph (``_codebleu_ref.DFG_python``) and the subtree
-s-expressions (:func:`subtree_sexps`) then work on integers and plain lists.
+once, with a ``TreeCursor``: :func:`flatten` numbers the nodes in preorder and records their
+types, child lists and token leaves, and gives every subtree an integer identity (equal
+integers exactly when the subtrees' ``str()`` s-expressions are equal, see :class:`SyntaxIds`);
+the dataflow graph (``_codebleu_ref.DFG_python``) and the syntax match then work on integers
+and plain lists.
 
 >>> from quantum_codegen_eval.metrics.codebleu import _parser
->>> tree = flatten(_parser().parse(b"x = f(y)").root_node, _parser().language)
->>> [tree.types[i] for i in tree.token_leaves]
-['identifier', '=', 'identifier', '(', 'identifier', ')']
->>> sorted(subtree_sexps(tree))[:2]
+>>> ids = SyntaxIds()
+>>> tree = flatten(_parser().parse(b"x = f(y)").root_node, _parser().language, ids, True)
+>>> [tree.types[i] for i in tree.token_leaves]  # (anonymous tokens: never variables)
+['identifier', 'identifier', 'identifier']
+>>> sorted(ids.sexps(tree.subtrees))[:2]
 ['(argument_list (identifier))', '(assignment left: (identifier) right: (call function: (identifier) arguments: (argument_list (identifier))))']
 """
 
 from __future__ import annotations
 
-from itertools import accumulate
+import sys
 
 # Nodes the reference treats as one token (it never looks inside them).
 STRINGISH = frozenset(("string_literal", "string", "character_literal"))
+
+# Node types that ``DFG_python`` does not treat as "visit the children in order".
+DATAFLOW_SPECIAL = frozenset((
+    "default_parameter", "assignment", "augmented_assignment", "for_in_clause", "if_statement",
+    "for_statement", "while_statement",
+))
+
+_SPECIAL, _STRING = "special", "string"
+_OPENING = {**dict.fromkeys(DATAFLOW_SPECIAL, _SPECIAL), **dict.fromkeys(STRINGISH, _STRING)}
 
 _TABLES: dict[object, tuple[dict[int, str], dict[int, bool]]] = {}
 
@@ -47,241 +59,221 @@ def _tables(language) -> tuple[dict[int, str], dict[int, bool]]:
     return _TABLES[key]
 
 
-# Node types that ``DFG_python`` does not treat as "visit the children in order".
-DATAFLOW_SPECIAL = frozenset((
-    "default_parameter", "assignment", "augmented_assignment", "for_in_clause", "if_statement",
-    "for_statement", "while_statement",
-))
+class SyntaxIds:
+    """Subtree identities shared by the trees of one call: equal ids exactly when ``str()`` of
+    the two subtrees (the reference's s-expressions) are equal.
+
+    tree-sitter prints a node without parse errors as ``(type`` followed, for each named child
+    in order, by `` field: `` (when the child has a field) and the child's own s-expression,
+    then ``)``; anonymous children are not printed. So a named node's s-expression is fixed by
+    ``(type, field, child, field, child, ...)`` over its named children, which is interned here
+    (children by their ids, fields by id). Nodes that hold a parse error (printed with
+    ``ERROR``, ``MISSING``, ``UNEXPECTED``, which no error-free s-expression contains) and
+    anonymous nodes with children (``not in``, printed unbalanced) are keyed by their ``str()``
+    itself. :meth:`sexps` rebuilds the strings of ids (tests check it against ``str()`` of
+    every subtree of real code).
+    """
+
+    __slots__ = ("ids", "leaf", "names", "fields")
+
+    def __init__(self):
+        self.ids: dict = {}  # key (tuple or str) -> id
+        self.leaf: dict[int, int | None] = {}  # kind -> id of a named leaf of that kind, or None
+        self.names: dict[int, str] | None = None
+        self.fields = None  # language.field_name_for_id
+
+    def leaf_ids(self, language) -> dict:
+        if self.fields is None:
+            self.names, self.fields = _tables(language)[0], language.field_name_for_id
+            names, named = _tables(language)
+            ids = self.ids
+
+            class _Leaf(dict):
+                def __missing__(self, kind):
+                    value = ids.setdefault((names[kind],), len(ids)) if named[kind] else None
+                    self[kind] = value
+                    return value
+
+            self.leaf = _Leaf()
+        return self.leaf
+
+    def sexps(self, ks) -> list[str]:
+        """The s-expressions of the ids ``ks`` (slow; for tests and doctests)."""
+        keys = {v: key for key, v in self.ids.items()}
+
+        def build(k: int) -> str:
+            key = keys[k]
+            if isinstance(key, str):
+                return key
+            parts = [f"({key[0]}"]
+            for field, child in zip(key[1::2], key[2::2], strict=True):
+                label = "" if field is None else f"{self.fields(field)}: "
+                parts.append(f" {label}{build(child)}")
+            return "".join(parts) + ")"
+
+        return [build(k) for k in ks]
 
 
 class FlatTree:
     """A parsed program, nodes numbered in preorder (0 is the root).
 
     ``types[i]`` is node i's type, ``children[i]`` its children's numbers (an empty tuple for
-    a leaf), ``nodes[i]`` the tree-sitter node (kept for the rare field lookups).
-    ``token_leaves`` are the nodes the reference's ``tree_to_token_index`` lists, in its order:
-    leaves and string literals (whose insides it skips), comments excluded; ``inner_leaves``
-    the nodes inside string literals that its ``DFG_python`` would also treat as tokens (it
-    can reach them through ``_split_sides``, and then fails to find them).
-    ``token_range`` maps nodes with children (outside string literals) to
-    ``(first, end, plain)``: their token leaves are ``token_leaves[first:end]``, and ``plain``
-    says their subtree holds no ``DATAFLOW_SPECIAL`` node (then ``DFG_python`` is one pass
-    over those tokens in order). It may be empty: it only saves work.
-    ``closes`` has one entry per named node in preorder (the order of the ``(`` in
-    ``str(root)``): -1 for a node without children, else its rank in postorder among named
-    nodes (the order of the ``)``); the root always counts as a subtree.
-    ``anonymous_sexps`` holds the ``str()`` of anonymous nodes with children (``not in``).
+    a leaf), ``nodes[i]`` the tree-sitter node of the root and of ``DATAFLOW_SPECIAL`` nodes
+    (for the rare field lookups). ``token_leaves`` are the nodes the reference's
+    ``tree_to_token_index`` lists, in its order: leaves and string literals (whose insides it
+    skips), comments excluded, with their byte ranges in ``token_spans``; for ASCII code
+    without parse errors anonymous leaves are left out too: they are the grammar's literal
+    tokens (``def``, ``(``, ``+=``), whose text is then their type, so ``DFG_python`` skips
+    them (their token numbers only order the others, and are not compared; after a non-ASCII
+    character the reference's byte/character mix can garble a token's text into a "variable"); ``inner_leaves`` (byte ranges ``inner_spans``) the
+    nodes inside string literals that its ``DFG_python`` would also treat as tokens (it can
+    reach them through ``_split_sides``, and then fails to find them).
+    ``token_range[i]`` is, for a node with children (outside string literals),
+    ``(first, end, plain)``, else None: its token leaves are ``token_leaves[first:end]``, and
+    ``plain`` says its subtree holds no ``DATAFLOW_SPECIAL`` node (then ``DFG_python`` is one pass
+    over those tokens in order).
+    ``subtrees`` holds the :class:`SyntaxIds` id of the root and of every node with children
+    (the reference's subtrees), in postorder.
     """
 
     __slots__ = ("root", "types", "children", "nodes", "token_leaves", "token_spans",
-                 "inner_leaves", "token_range",
-                 "closes", "anonymous_sexps", "comprehension_parents")
+                 "inner_leaves", "inner_spans", "token_range", "subtrees",
+                 "comprehension_parents", "_fields")
 
     def __init__(self, root):
         self.root = root
         self.types: list[str] = []
         self.children: list = []
-        self.nodes: list = []
+        self.nodes: dict = {}
         self.token_leaves: list[int] = []
-        self.token_spans: list[tuple[int, int]] = []  # byte ranges of the token leaves
+        self.token_spans: list[tuple[int, int]] = []
         self.inner_leaves: list[int] = []
-        self.token_range: dict[int, tuple[int, int, bool]] = {}
-        self.closes: list[int] = []
-        self.anonymous_sexps: list[str] = []
+        self.inner_spans: list[tuple[int, int]] = []
+        self.token_range: list[tuple[int, int, bool] | None] = []
+        self.subtrees: list[int] = []
         self.comprehension_parents: set[int] = set()  # nodes with a for_in_clause child
+        self._fields: dict[tuple[int, str], int | None] = {}
 
     def field(self, i: int, name: str) -> int | None:
         """The number of ``nodes[i].child_by_field_name(name)`` (one of i's children), or None."""
-        found = self.nodes[i].child_by_field_name(name)
+        key = (i, name)
+        if key in self._fields:
+            return self._fields[key]
+        node = self.nodes[i]
+        found = node.child_by_field_name(name)
         if found is None:
+            self._fields[key] = None
             return None
-        nodes = self.nodes
-        for c in self.children[i]:
-            if nodes[c] == found:
+        for c, child in zip(self.children[i], node.children, strict=True):
+            if child == found:
+                self._fields[key] = c
                 return c
         raise LookupError(f"field {name!r} is not a child")  # tree-sitter never does this
 
 
-def flatten(root, language) -> FlatTree:
-    """Walk ``root`` (a tree of ``language``) once.
+def flatten(root, language, syntax: SyntaxIds, ascii_text: bool = False) -> FlatTree:
+    """Walk ``root`` (a tree of ``language``) once, with a cursor (no recursion, any depth).
 
-    Recursive, which is fastest; code nested deeper than the recursion limit allows is walked
-    again with an explicit stack (same tree, without ``token_range``;
-    tests/metrics/test_codebleu_speed.py).
-    """
-    try:
-        return _flatten_recursive(root, language)
-    except RecursionError:
-        return _flatten_iterative(root, language)
-
-
-def _flatten_recursive(root, language) -> FlatTree:
+    ``ascii_text``: the source is ASCII (then, without parse errors, anonymous tokens are left
+    out of ``token_leaves``, see :class:`FlatTree`). A tree nested deeper than the recursion
+    limit allows gets no ``token_range`` (the dataflow
+    graph then fails as the reference's does, tests/metrics/test_codebleu_speed.py)."""
     names, named = _tables(language)
+    leaf_id = syntax.leaf_ids(language)
+    ids = syntax.ids
     tree = FlatTree(root)
-    types, children, nodes = tree.types, tree.children, tree.nodes
-    leaves, inner, closes = tree.token_leaves, tree.inner_leaves, tree.closes
-    spans, token_range = tree.token_spans, tree.token_range
-    comprehensions = tree.comprehension_parents
-    post = 0  # named nodes finished so far
-
-    def visit(node, kind: int, ntype: str, in_string: bool) -> bool:
-        """Number the subtree of ``node`` (already numbered, with children); whether it holds
-        a ``DATAFLOW_SPECIAL`` node. Leaf children are handled inline (most nodes are)."""
-        nonlocal post
-        i = len(types) - 1
-        mine: list[int] = []
-        children.append(mine)
-        special = ntype in DATAFLOW_SPECIAL
-        if ntype in STRINGISH:
-            if in_string:
-                inner.append(i)
-            else:
-                leaves.append(i)
-                spans.append(node.byte_range)
-            in_string = True
-        first_token = len(leaves)
-        is_named = named[kind]
-        if is_named:
-            k = len(closes)
-            closes.append(-1)
-        else:
-            tree.anonymous_sexps.append(str(node))
-        for child in node.children:
-            j = len(types)
-            mine.append(j)
-            kind = child.kind_id
-            ctype = names[kind]
-            types.append(ctype)
-            nodes.append(child)
-            if ctype == "for_in_clause":
-                comprehensions.add(i)
-            if child.child_count:
-                special = visit(child, kind, ctype, in_string) or special
-            else:
-                children.append(())
-                if ctype == "comment":
-                    pass
+    n = root.descendant_count  # the root included
+    tree.types = types = [""] * n
+    tree.children = children = [()] * n
+    tree.token_range = token_range = [None] * n
+    nodes = tree.nodes
+    leaves, spans = tree.token_leaves, tree.token_spans
+    inner, inner_spans = tree.inner_leaves, tree.inner_spans
+    subtrees = tree.subtrees
+    errors = root.has_error
+    plain_tokens = ascii_text and not errors
+    cur = root.walk()
+    kind = root.kind_id
+    types[0] = name = names[kind]
+    if not cur.goto_first_child():
+        tree.token_range = [None]
+        if name != "comment":
+            leaves.append(0)
+            spans.append(root.byte_range)
+        subtrees.append(ids.setdefault(str(root) if errors else (name,), len(ids)))
+        return tree
+    nodes[0] = root
+    children[0] = kids = []
+    # The open node: its number, children, key (``[None]`` for an anonymous node), first
+    # token, specials before it, whether it is (inside) a string literal, whether it holds a
+    # parse error; the stack holds those of its ancestors.
+    i, key, first, n_special, in_string, error = 0, [name], 0, 0, False, errors
+    specials = 1 if name in DATAFLOW_SPECIAL else 0
+    if name in STRINGISH:
+        leaves.append(0)
+        spans.append(root.byte_range)
+        in_string, first = True, 1
+    stack: list = []
+    too_deep, drop_ranges = sys.getrecursionlimit() - 50, False
+    j = 0
+    while True:
+        node = cur.node
+        kind = node.kind_id
+        types[j := j + 1] = name = names[kind]
+        kids.append(j)
+        if cur.goto_first_child():
+            stack.append((i, kids, key, first, n_special, in_string, error))
+            if len(stack) == too_deep:
+                # Nested past Python's recursion limit the reference's graph recursion gives up
+                # (empty dataflow), and so does ours without the token ranges.
+                drop_ranges = True
+            i, n_special = j, specials
+            children[j] = kids = []
+            key = [name if named[kind] else None]
+            kind = _OPENING.get(name)
+            if kind is not None:
+                if kind is _SPECIAL:
+                    specials += 1
+                    nodes[j] = node  # for field lookups
+                    if name == "for_in_clause":
+                        tree.comprehension_parents.add(stack[-1][0])
                 elif in_string:
                     inner.append(j)
+                    inner_spans.append(node.byte_range)
                 else:
                     leaves.append(j)
-                    spans.append(child.byte_range)
-                if named[kind]:
-                    closes.append(-1)
-                    post += 1
-        if is_named:
-            closes[k] = post
-            post += 1
-        if not in_string:
-            token_range[i] = (first_token, len(leaves), not special)
-        return special
-
-    kind = root.kind_id
-    types.append(names[kind])
-    nodes.append(root)
-    try:
-        if root.child_count:
-            visit(root, kind, types[0], False)
-        else:
-            children.append(())
-            if types[0] != "comment":
-                leaves.append(0)
-                spans.append(root.byte_range)
-            closes.append(-1)
-            post += 1
-    finally:
-        visit = None  # it referred to itself: a cycle only the cyclic collector would free
-    closes[0] = post - 1  # the root always counts as a subtree, and closes last
-    return tree
-
-
-def _flatten_iterative(root, language) -> FlatTree:
-    """:func:`_flatten_recursive` with an explicit stack."""
-    names, named = _tables(language)
-    tree = FlatTree(root)
-    types, children, nodes = tree.types, tree.children, tree.nodes
-    leaves, inner, closes = tree.token_leaves, tree.inner_leaves, tree.closes
-    spans = tree.token_spans
-    post = 0
-    # (node, parent, inside a string literal); an int entry k closes named node k
-    stack: list = [(root, -1, False)]
-    while stack:
-        entry = stack.pop()
-        if isinstance(entry, int):
-            closes[entry] = post
-            post += 1
+                    spans.append(node.byte_range)
+                    in_string = True
+            if error:
+                error = node.has_error
+            first = len(leaves)
             continue
-        node, parent, in_string = entry
-        i = len(types)
-        kind = node.kind_id
-        ntype = names[kind]
-        types.append(ntype)
-        nodes.append(node)
-        if parent >= 0:
-            children[parent].append(i)
-        if ntype == "for_in_clause":
-            tree.comprehension_parents.add(parent)
-        kids = node.children
-        if not kids:
-            children.append(())
-            if ntype == "comment":
-                pass
-            elif in_string:
-                inner.append(i)
+        kind = leaf_id[kind]
+        if in_string:
+            inner.append(j)
+            inner_spans.append(node.byte_range)
+        elif kind is None and plain_tokens:
+            pass  # an anonymous token: its text is its type (see FlatTree)
+        elif name != "comment":
+            leaves.append(j)
+            spans.append(node.byte_range)
+        if kind is not None:  # (in a parent with a parse error its key is not used)
+            key += (cur.field_id, kind)
+        while not cur.goto_next_sibling():
+            # Close node i (the cursor is back on it).
+            cur.goto_parent()
+            if error or key[0] is None:
+                k = ids.setdefault(str(cur.node), len(ids))
             else:
-                leaves.append(i)
-                spans.append(node.byte_range)
-            if named[kind]:
-                closes.append(-1)
-                post += 1
-            continue
-        children.append([])
-        if ntype in STRINGISH:
-            if in_string:
-                inner.append(i)
-            else:
-                leaves.append(i)
-                spans.append(node.byte_range)
-            in_string = True
-        if named[kind]:
-            stack.append(len(closes))
-            closes.append(-1)
-        else:
-            tree.anonymous_sexps.append(str(node))
-        stack.extend((child, i, in_string) for child in reversed(kids))
-    closes[0] = post - 1
-    return tree
-
-
-def _subtree_sexps_slow(tree: FlatTree) -> list[str]:
-    """str() of the root and of every node that has children (the reference's subtrees)."""
-    nodes = tree.nodes
-    return [str(nodes[i]) for i, kids in enumerate(tree.children) if kids or i == 0]
-
-
-def _positions(text: str, char: str) -> list[int]:
-    """Offsets of ``char`` in ``text``, in order."""
-    return [end + k for k, end in enumerate(accumulate(map(len, text.split(char)[:-1])))]
-
-
-def subtree_sexps(tree: FlatTree) -> list[str]:
-    """The s-expressions of the reference's subtrees (the root and every node with children),
-    cut out of ``str(root)``.
-
-    Without parse errors the root's s-expression has one ``(`` per named node, in preorder,
-    one ``)`` per named node, in postorder, and each named node's own ``str()`` is the span
-    between its two. Anonymous nodes with children (``not in``, ``is not``) are not printed
-    inside their parent, so they are ``str()``-ed directly. Trees with errors may print quoted
-    parentheses (``MISSING ")"``) and take the slow path. tests/metrics/test_codebleu_parity.py
-    checks both paths against ``str()`` of every node.
-    """
-    root = tree.root
-    if root.has_error:
-        return _subtree_sexps_slow(tree)
-    text = str(root)
-    opens, closes = _positions(text, "("), _positions(text, ")")
-    if len(opens) != len(tree.closes) or len(closes) != len(tree.closes):
-        return _subtree_sexps_slow(tree)  # unexpected layout: never guess
-    out = [text[opens[k] : closes[q] + 1] for k, q in enumerate(tree.closes) if q >= 0]
-    out += tree.anonymous_sexps
-    return out
+                k = ids.setdefault(tuple(key), len(ids))
+            subtrees.append(k)
+            if not in_string:
+                token_range[i] = (first, len(leaves), specials == n_special)
+            if not stack:
+                if drop_ranges:
+                    tree.token_range = [None] * n
+                return tree
+            is_named = key[0] is not None
+            i, kids, key, first, n_special, in_string, error = stack.pop()
+            if is_named:
+                key += (cur.field_id, k)

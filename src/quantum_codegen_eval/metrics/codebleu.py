@@ -28,14 +28,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _codebleu_quantum as qk
-from ._codebleu_bleu import NgramProfile, Stats, bleu_from_stats, bleu_stats, weighted_stats
+from ._codebleu_bleu import (
+    NgramProfile,
+    Stats,
+    bleu_from_stats,
+    bleu_stats,
+    clipped,
+    weighted_stats,
+)
 from ._codebleu_ref import (
     PYTHON_KEYWORDS,
-    get_data_flow,
-    normalize_dataflow,
+    dataflow_counts,
     strip_or_keep,
 )
-from ._codebleu_tree import flatten, subtree_sexps
+from ._codebleu_tree import SyntaxIds, flatten
 from .results import CodeBLEUComponents, CodeBLEUScore
 from .signature import make_signature, package_version
 
@@ -75,9 +81,8 @@ def _no_cyclic_gc():
 class _Code:
     """What the syntax and dataflow matches need of one (comment-stripped) program."""
 
-    sexp_set: set[str]
-    sexps: Counter  # subtree s-expression -> count
-    n_sexps: int
+    subtrees: list[int]  # SyntaxIds ids of the subtrees' s-expressions
+    subtree_set: set[int]
     flows: Counter | None  # normalised dataflow edge -> count (variant="standard" only)
 
 
@@ -91,6 +96,7 @@ class _Memo:
         self._hyp: dict[str, NgramProfile] = {}
         self._ref: dict[str, NgramProfile] = {}
         self._keys: dict[str, set[str]] = {}
+        self._syntax = SyntaxIds()
 
     def strip(self, s: str, times: int = 1) -> str:
         for _ in range(times):
@@ -103,14 +109,12 @@ class _Memo:
         """Parse ``s`` once and take everything from that one tree (which is then dropped)."""
         if s not in self._code:
             parser = _parser()
-            tree = flatten(parser.parse(s.encode("utf8")).root_node, parser.language)
-            sexps = subtree_sexps(tree)
-            counts = Counter(sexps)
+            tree = flatten(parser.parse(s.encode("utf8")).root_node, parser.language,
+                           self._syntax, s.isascii())
             flows = None
             if self.variant == "standard":
-                edges = normalize_dataflow(get_data_flow(s, tree))
-                flows = Counter((v, rel, tuple(par)) for v, rel, par in edges)
-            self._code[s] = _Code(set(counts), counts, len(sexps), flows)
+                flows = dataflow_counts(s, tree)
+            self._code[s] = _Code(tree.subtrees, set(tree.subtrees), flows)
         return self._code[s]
 
     def tokens(self, s: str) -> list[str]:
@@ -125,13 +129,20 @@ class _Memo:
 
     def ref(self, s: str) -> NgramProfile:
         if s not in self._ref:
-            self._ref[s] = NgramProfile.build(self.tokens(s), self._weight)
+            self._ref[s] = NgramProfile.build(self.tokens(s), self._weights)
         return self._ref[s]
 
-    def _weight(self, tok: str) -> float:
-        if self.variant == "quantum" and qk.is_quantum_token(tok, self.lang):
-            return self.qml_weight
-        return 1 if tok in _KEYWORDS else 0.2
+    def _weights(self, unigrams: Counter) -> dict[str, float]:
+        """Per distinct token: ``qml_weight`` for a quantum token (quantum variant), 1 for a
+        keyword, else 0.2."""
+        weights = dict.fromkeys(unigrams, 0.2)
+        for tok in _KEYWORDS.intersection(unigrams):
+            weights[tok] = 1
+        if self.variant == "quantum":
+            for tok in unigrams:
+                if qk.is_quantum_token(tok, self.lang):
+                    weights[tok] = self.qml_weight
+        return weights
 
     def keys(self, s: str) -> set[str]:
         if s not in self._keys:
@@ -157,15 +168,14 @@ def _pair_stats(memo: _Memo, refs: list[str], hyp: str) -> _PairStats:
         cand = memo.strip(hyp, k + 1)
         ref_s = memo.strip(ref)
         cand_code, ref_code = memo.code(cand), memo.code(ref_s)
-        cand_set = cand_code.sexp_set
-        s_match += sum(c for sx, c in ref_code.sexps.items() if sx in cand_set)
-        s_total += ref_code.n_sexps
+        s_match += sum(map(cand_code.subtree_set.__contains__, ref_code.subtrees))
+        s_total += len(ref_code.subtrees)
         if memo.variant == "standard":
             ref_flows = ref_code.flows
             if ref_flows:
                 cand_flows = cand_code.flows
                 d_total += sum(ref_flows.values())
-                d_match += sum(min(c, cand_flows.get(f, 0)) for f, c in ref_flows.items())
+                d_match += clipped(ref_flows, cand_flows)
     keys = 0.0
     if memo.variant == "quantum":
         keys = max(qk.jaccard(memo.keys(hyp), memo.keys(r)) for r in refs)
