@@ -2,7 +2,7 @@ import pennylane as qml
 from pennylane import numpy as np
 
 
-@qml.qnode(dev)
+@qml.qnode(dev)  # noqa: F821 (the template's device)
 def model(alpha):
     """The cyclic shift S|k> = |k+1 mod 8> raised to the power alpha, applied to |000>.
     The QFT diagonalises S (S = QFT^dagger D QFT, D = diag(e^{2 pi i k / 8})), so

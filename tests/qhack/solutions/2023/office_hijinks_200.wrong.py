@@ -2,7 +2,7 @@ import pennylane as qml
 from pennylane import numpy as np
 
 
-@qml.qnode(dev)
+@qml.qnode(dev)  # noqa: F821 (the template's device)
 def model(alpha):
     """Wrong on purpose: the phase shifts are put on the wires in the reversed order (wire 0 gets
     the least significant bit's phase), so alpha = n gives the bit-reversed state, not |n>."""

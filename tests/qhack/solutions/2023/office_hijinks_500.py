@@ -1,8 +1,7 @@
 import pennylane as qml
-from pennylane import numpy as np
 
 
-@qml.qnode(dev)
+@qml.qnode(dev)  # noqa: F821 (the template's device)
 def circuit(U):
     """Phase kickback of U^3: RY(2pi/3)^3 = RY(2pi) = -I while RY(4pi/3)^3 = RY(4pi) = +I, so
     three controlled-U's on a |+> control leave it in |-> (U = RY(2pi/3)) or |+> (U = RY(4pi/3));

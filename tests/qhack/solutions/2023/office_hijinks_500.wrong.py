@@ -1,8 +1,7 @@
 import pennylane as qml
-from pennylane import numpy as np
 
 
-@qml.qnode(dev)
+@qml.qnode(dev)  # noqa: F821 (the template's device)
 def circuit(U):
     """Wrong on purpose: uses U^2 instead of U^3, which is not a global phase for either gate,
     so the control qubit's outcome is random and a single shot cannot tell the gates apart."""
