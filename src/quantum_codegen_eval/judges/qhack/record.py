@@ -221,7 +221,7 @@ def _expanded(ops, depth=0):
 
 
 def _enc_op(o, refs, depth=0):
-    if depth > 6:
+    if depth > 12:
         raise ValueError("operations nested too deeply")
     if id(o) in ORACLE_OPS:
         return ["ORACLE", ORACLE_OPS[id(o)][0], _wires(o.wires)]
@@ -248,6 +248,13 @@ def _enc_op(o, refs, depth=0):
         return ["ADJ", _enc_op(o.base, refs, depth + 1)]
     if t in ("Pow", "PowOperation", "PowOpObs", "PowObs"):
         return ["POW", float(o.z), _enc_op(o.base, refs, depth + 1)]
+    if EXPAND and str(o.name) not in KEEP:  # e.g. under qml.adjoint/qml.ctrl: its decomposition
+        try:
+            parts = o.decomposition()
+        except Exception:
+            parts = None
+        if parts:
+            return ["SEQ", [_enc_op(p, refs, depth + 1) for p in parts]]
     return [str(o.name), _wires(o.wires), [encode(p) for p in o.parameters]]
 
 
@@ -430,7 +437,7 @@ def _condition(refs, table, ctx):
 
 
 def _build(item, ctx, oracles, depth=0):
-    assert isinstance(item, list) and item and depth <= 6, "malformed operation"
+    assert isinstance(item, list) and item and depth <= 12, "malformed operation"
     kind = item[0]
     if kind == "ORACLE":
         assert len(item) == 3 and item[1] in oracles, "an oracle call the harness did not pass"
@@ -455,6 +462,11 @@ def _build(item, ctx, oracles, depth=0):
     elif kind == "ADJ":
         assert len(item) == 2, "malformed adjoint"
         qml.adjoint(lambda: _build(item[1], ctx, oracles, depth + 1))()
+    elif kind == "SEQ":
+        assert len(item) == 2 and isinstance(item[1], list) and len(item[1]) <= MAX_OPS, \
+            "malformed operation"
+        for part in item[1]:
+            _build(part, ctx, oracles, depth + 1)
     elif kind == "POW":
         assert len(item) == 3 and type(item[1]) in (int, float) and abs(item[1]) <= 64, \
             "malformed power"
