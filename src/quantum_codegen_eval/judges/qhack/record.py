@@ -255,6 +255,11 @@ def _enc_op(o, refs, depth=0):
             parts = None
         if parts:
             return ["SEQ", [_enc_op(p, refs, depth + 1) for p in parts]]
+        try:  # no decomposition (0.28's MultiControlledX without work wires): its matrix
+            if len(o.wires) <= 8:
+                return ["QubitUnitary", _wires(o.wires), [encode(o.matrix())]]
+        except Exception:
+            pass
     return [str(o.name), _wires(o.wires), [encode(p) for p in o.parameters]]
 
 
