@@ -210,7 +210,8 @@ def _expanded(ops, depth=0):
             "AdjointOpObs", "AdjointObs", "Pow", "PowOperation", "PowOpObs", "PowObs")
         if plain and depth < 10 and str(o.name) not in KEEP:
             try:
-                parts = o.decomposition()
+                with qml.QueuingManager.stop_recording():  # never into the circuit
+                    parts = o.decomposition()
             except Exception:
                 parts = None
             if parts:
@@ -250,14 +251,17 @@ def _enc_op(o, refs, depth=0):
         return ["POW", float(o.z), _enc_op(o.base, refs, depth + 1)]
     if EXPAND and str(o.name) not in KEEP:  # e.g. under qml.adjoint/qml.ctrl: its decomposition
         try:
-            parts = o.decomposition()
+            with qml.QueuingManager.stop_recording():
+                parts = o.decomposition()
         except Exception:
             parts = None
         if parts:
             return ["SEQ", [_enc_op(p, refs, depth + 1) for p in parts]]
         try:  # no decomposition (0.28's MultiControlledX without work wires): its matrix
             if len(o.wires) <= 8:
-                return ["QubitUnitary", _wires(o.wires), [encode(o.matrix())]]
+                with qml.QueuingManager.stop_recording():
+                    mat = o.matrix()
+                return ["QubitUnitary", _wires(o.wires), [encode(mat)]]
         except Exception:
             pass
     return [str(o.name), _wires(o.wires), [encode(p) for p in o.parameters]]
