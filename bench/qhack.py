@@ -1,6 +1,6 @@
 """Bench: judge the QHack reference solutions (and their wrong variants) in one batch.
 
-    .venv/bin/python bench/qhack.py [--source PATH] [--repeat 3] [--workers 2]
+    .venv/bin/python bench/qhack.py [--source PATH] [--repeat 3] [--workers 2] [--heavy]
 
 Without ``--source`` the upstream repositories come through the package's download cache
 (``$QCE_GITHUB_URL``, e.g. ``file://$PWD/../shared/upstream/github``).
@@ -35,15 +35,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--source", help="local upstream copy (default: download at the pinned commits)")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--heavy", action="store_true",
+                    help="also the challenges listed in tests/qhack/solutions/HEAVY.txt")
     args = ap.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as tmp:
         build(args.source, tmp)
         recs = qhack.problems("all", data_dir=tmp)
+    heavy = {line for line in (SOLUTIONS / "HEAVY.txt").read_text().splitlines()
+             if line and not line.startswith("#")}
     items, want = [], []
     for path in sorted(SOLUTIONS.glob("*/*.py")):
         wrong = path.name.endswith(".wrong.py")
         cid = f"{path.parent.name}/{path.name.removesuffix('.wrong.py').removesuffix('.py')}"
+        if cid in heavy and not args.heavy:
+            continue
         items.append((recs[cid], path.read_text()))
         want.append((cid, not wrong))
     judge = qhack.make_judge(env="era")
