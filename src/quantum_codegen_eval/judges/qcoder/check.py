@@ -147,14 +147,15 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
     try:
         flat = sim.inline(qc, oracles, max_ops=MAX_OPS)
     except sim.SimError as exc:
-        return {"status": "TLE", "message": str(exc)}
+        return {"status": exc.status, "message": str(exc)}
     d = sim.depth(flat)
     if flat.violations:
         v = flat.violations[0]
         return {"status": "UGE", "message": "instruction not allowed here: " + v, "depth": d,
                 "gate": v.split(" ")[0]}
     for banned in problem.get("banned_gates") or []:
-        hit = next((p.op for p in flat.ops if p.op is not None and not p.controls
+        hit = next((p.op for p, controlled in sim.walk(flat.ops)
+                    if p.op is not None and not controlled
                     and (type(p.op).__name__ == banned
                          or (banned == "SwapGate" and p.op.name == "swap"))), None)
         if hit is not None:
@@ -173,7 +174,7 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
     try:
         ok, fid, msg = spec.compare(case, flat, qc.num_qubits, oracles)
     except sim.SimError as exc:
-        return {"status": "TLE", "message": str(exc), "depth": d}
+        return {"status": exc.status, "message": str(exc), "depth": d}
     return {"status": "AC" if ok else "WA", "message": msg, "fidelity": float(fid), "depth": d,
             "queries": queries}
 

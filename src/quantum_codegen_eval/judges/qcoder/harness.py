@@ -81,6 +81,10 @@ def _qcoder_harness():
     DANGEROUS = frozenset(("ctypes", "_ctypes", "subprocess", "_posixsubprocess", "socket",
                            "_socket", "multiprocessing", "_multiprocessing", "pty", "runpy"))
     CAND = "<qcoder-candidate>"
+    # library code that generates code from validated identifiers only (namedtuple, dataclasses,
+    # scipy.stats' argument parsers and result bunches): may compile while the program runs
+    COMPILERS = ("/collections/__init__.py", "/dataclasses.py",
+                 "/scipy/stats/_distn_infrastructure.py", "/scipy/_lib/_bunch.py")
     BLOCK_ANY = ("ctypes.", "os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork",
                  "os.kill", "os.killpg", "os.putenv", "os.unsetenv", "os.remove", "os.rename",
                  "os.truncate", "os.chmod", "os.chown", "os.link", "os.symlink", "os.rmdir",
@@ -126,6 +130,7 @@ def _qcoder_harness():
           """(nearest caller outside the import machinery: 'cand' | 'lib', candidate code anywhere
           on the stack, the event comes straight from the import machinery)"""
           f = getframe(2)
+          origin = f.f_code.co_filename
           nearest, anywhere, loading = None, False, None
           first = machinery(f.f_code.co_filename) or f.f_code in guard_code
           while f is not None:
@@ -140,7 +145,7 @@ def _qcoder_harness():
               elif nearest is None and not (machinery(fn) or co in guard_code):
                   nearest = "lib"
               f = f.f_back
-          return nearest or "lib", anywhere, first, loading
+          return nearest or "lib", anywhere, first, loading, origin
 
       def refuse(what):
           emit("UME " + what)
@@ -154,7 +159,7 @@ def _qcoder_harness():
               return
           busy.add(me)
           try:
-              nearest, anywhere, first, loading = who()
+              nearest, anywhere, first, loading, origin = who()
           finally:
               busy.discard(me)
           if not anywhere:
@@ -177,6 +182,10 @@ def _qcoder_harness():
                       isinstance_(flags, int) and flags & WRITE_FLAGS):
                   refuse("open(" + repr_(args[0])[:100] + ", " + repr_(mode) + ") for writing")
               return
+          if event in ("exec", "compile") and loading is None and not origin.endswith(COMPILERS):
+              # a library evaluating code while the program runs, outside any import: the
+              # program's strings (``typing.get_type_hints`` on string annotations, f2py's eval)
+              refuse(event + " of code by a library, on the program's behalf")
           if event in ("exec", "compile", "object.__getattr__", "sys._getframe"):
               # also reached by libraries for their own purposes: only the program's own calls
               if nearest == "cand":
@@ -267,6 +276,14 @@ def _qcoder_harness():
         put("case_%d.qpy" % i, data)
         return "qpy"
 
+    import numpy
+
+    def plain(o):
+        """numpy integers are integers (a list of ``np.int64`` is a list of ints)."""
+        if isinstance_(o, numpy.integer):
+            return int(o)
+        raise TypeError("Object of type %s is not JSON serializable" % type(o).__name__)
+
     budget = [cfg["max_output_bytes"]]
 
     def put(name, data):
@@ -310,7 +327,7 @@ def _qcoder_harness():
                 entry["seconds"] = time.perf_counter() - t0
             if cfg["classical"]:
                 try:
-                    put("case_%d.json" % i, json.dumps(out).encode())
+                    put("case_%d.json" % i, json.dumps(out, default=plain).encode())
                 except (TypeError, ValueError, RecursionError) as exc:
                     entry.update(status="RE", error="the returned value is not a list/int: %s" % exc)
                     break

@@ -43,7 +43,12 @@ MAX_NESTING = 64
 
 
 class SimError(Exception):
-    """A circuit the judge cannot evaluate (unbound parameter, too large, ...)."""
+    """A circuit the judge cannot evaluate: too large (``status`` TLE), or malformed (an unbound
+    or non-finite parameter: RE)."""
+
+    def __init__(self, message: str, status: str = "TLE"):
+        super().__init__(message)
+        self.status = status
 
 
 #: trusted semantics of an oracle gate: op -> ("dense", matrix) or ("perm", perm, phases)
@@ -65,7 +70,9 @@ class Prim:
     """One leaf: ``op`` (standard or oracle gate) on ``qubits``, under ``controls``.
 
     ``op is None``: a dense block ``matrix`` on ``qubits``, or (``matrix is None``) the phase
-    ``e^{i phase}`` on the control subspace.
+    ``e^{i phase}`` on the control subspace. A dense block (a non-integer power ``p``) keeps the
+    leaves it was computed from (``parts``) and ``reps = ceil(|p|)``: its depth is theirs times
+    ``reps``, and the banned-gate check looks into them.
     """
 
     op: Any
@@ -73,6 +80,8 @@ class Prim:
     controls: tuple[tuple[int, int], ...] = ()  # (qubit, required bit)
     matrix: np.ndarray | None = None
     phase: float = 0.0
+    parts: tuple[Prim, ...] = ()
+    reps: int = 1
 
     @property
     def wires(self) -> tuple[int, ...]:
@@ -110,9 +119,9 @@ def _float(x: Any, what: str) -> float:
     try:
         v = float(x)
     except (TypeError, ValueError) as exc:
-        raise SimError(f"{what} {x} is not a number (unbound parameter?)") from exc
+        raise SimError(f"{what} {x} is not a number (unbound parameter?)", "RE") from exc
     if not math.isfinite(v):
-        raise SimError(f"{what} is {v}")
+        raise SimError(f"{what} is {v}", "RE")
     return v
 
 
@@ -185,7 +194,8 @@ class _Expander:
     def control(self, leaves: list[Prim], phase: float, ctrl: Sequence[int], state: int,
                 ) -> tuple[list[Prim], float]:
         pairs = tuple((q, (state >> j) & 1) for j, q in enumerate(ctrl))
-        out = [Prim(p.op, p.qubits, pairs + p.controls, p.matrix, p.phase) for p in leaves]
+        out = [Prim(p.op, p.qubits, pairs + p.controls, p.matrix, p.phase, p.parts, p.reps)
+               for p in leaves]
         if phase:
             self.grow(1)
             out.append(Prim(None, (), pairs, None, phase))
@@ -229,7 +239,8 @@ class _Expander:
                     m = self.dense(leaves, phase, span)
                     from qiskit.quantum_info import Operator
 
-                    leaves, phase = [Prim(None, span, (), Operator(m).power(p).data)], 0.0
+                    leaves, phase = [Prim(None, span, (), Operator(m).power(p).data,
+                                          parts=tuple(leaves), reps=math.ceil(abs(p)))], 0.0
             else:
                 return self.bad(f"annotated operation with modifier {type(mod).__name__}")
         return leaves, phase
@@ -245,7 +256,7 @@ class _Expander:
         for p in reversed(leaves):
             if p.op is None:
                 m = None if p.matrix is None else p.matrix.conj().T
-                out.append(Prim(None, p.qubits, p.controls, m, -p.phase))
+                out.append(Prim(None, p.qubits, p.controls, m, -p.phase, p.parts, p.reps))
             elif p.op.name in self.oracles:
                 name = p.op.name
                 inv = name[:-3] if name.endswith("_dg") else name + "_dg"
@@ -268,6 +279,14 @@ class _Expander:
         return simulate(local, k, range(2 ** k), self.oracles)
 
 
+def walk(ops: Sequence[Prim], controlled: bool = False):
+    """Every leaf with whether it acts under controls, looking into dense blocks' parts."""
+    for p in ops:
+        yield p, controlled or bool(p.controls)
+        if p.parts:
+            yield from walk(p.parts, controlled or bool(p.controls))
+
+
 def inline(circuit: Any, oracles: dict[str, Oracle], *, max_ops: int = 200_000) -> Flat:
     """Expand ``circuit`` to leaves; record UGE reasons and count oracle queries."""
     flat = Flat(circuit.num_qubits)
@@ -278,14 +297,19 @@ def inline(circuit: Any, oracles: dict[str, Oracle], *, max_ops: int = 200_000) 
 
 
 def depth(flat: Flat) -> int:
-    """Circuit depth of the expanded circuit: every leaf one layer over its wires."""
+    """Circuit depth of the expanded circuit: every leaf one layer over its wires; a dense
+    block (a non-integer power) the depth of the leaves it was computed from, times
+    ``ceil(|power|)``, over all its wires (a power does not make a circuit shallower)."""
     level = [0] * flat.num_qubits
     best = 0
     for p in flat.ops:
         wires = p.wires
         if not wires:
             continue
-        d = 1 + max(level[q] for q in wires)
+        layers = 1
+        if p.parts:
+            layers = max(1, depth(Flat(flat.num_qubits, list(p.parts)))) * p.reps
+        d = layers + max(level[q] for q in wires)
         for q in wires:
             level[q] = d
         best = max(best, d)

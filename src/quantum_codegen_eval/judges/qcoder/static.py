@@ -22,7 +22,10 @@ import re
 LIB_MODULE = "qiskit.circuit.library"
 #: builtins that run or compile code, or hand out namespaces the guard lives in
 DYNAMIC_NAMES = {"exec", "eval", "compile", "__import__", "__builtins__", "globals", "vars",
-                 "locals", "breakpoint", "help", "__loader__", "__spec__"}
+                 "locals", "breakpoint", "help", "__loader__", "__spec__",
+                 # a class pattern reads the attributes named here (with a metaclass whose
+                 # ``__instancecheck__`` accepts anything: any attribute of any object)
+                 "__match_args__"}
 #: attribute access by a name computed at run time reaches anything (``__globals__`` ...)
 COMPUTED_ATTR_CALLS = {"getattr", "setattr", "delattr"}
 #: attributes that reach frames, code, closures, namespaces or the class graph
@@ -35,7 +38,11 @@ DYNAMIC_ATTRS = {"__globals__", "__builtins__", "__code__", "__closure__", "__su
                  # functions that permitted packages import and that fetch a module or an
                  # attribute by a computed name (scipy._lib.deprecation.import_module, ...)
                  "import_module", "reload", "attrgetter", "methodcaller", "locate",
-                 "importorskip", "get_field"}
+                 "importorskip", "get_field", "__match_args__",
+                 # functions of modules reachable from permitted packages that evaluate strings
+                 # (``typing.get_type_hints`` on string annotations, ``numpy.f2py``'s evaluators)
+                 "get_type_hints", "ForwardRef", "_eval_type", "_evaluate", "myeval",
+                 "param_eval", "run_docstring_examples", "run_module"}
 #: system modules whose mere reach (``np.some_path.os``) is refused like their import
 SYSTEM_MODULES = {"os", "sys", "builtins", "importlib", "subprocess", "ctypes", "gc", "inspect",
                   "socket", "posix", "shutil", "pickle", "marshal", "types", "runpy", "pkgutil",
@@ -46,7 +53,8 @@ SYSTEM_MODULES = {"os", "sys", "builtins", "importlib", "subprocess", "ctypes", 
                   # attribute access, import by name, code execution
                   "operator", "functools", "pydoc", "timeit", "pytest", "unittest", "copyreg",
                   "string", "code", "codeop", "json", "concurrent", "logging", "platform",
-                  "sysconfig"}
+                  "sysconfig", "dataclasses", "doctest", "profile", "cProfile", "pdb",
+                  "bdb", "zipimport", "site", "warnings", "collections"}
 
 
 def library_names() -> list[str]:

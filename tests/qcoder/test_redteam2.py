@@ -1,0 +1,180 @@
+"""Second red-team round: programs against the QCoder judge, each with the verdict it deserves.
+
+Classes (beyond ``test_adversarial.py`` and ``test_redteam.py``): depth limits and banned gates
+dodged through a non-integer ``AnnotatedOperation`` power (a dense block the judge used to count
+as one layer and not look into); attribute reads by name through pattern matching
+(``__match_args__`` with a metaclass ``__instancecheck__``); dynamic code run *by a library* at
+the program's request (``typing.get_type_hints`` on string annotations, ``numpy.f2py``'s
+``myeval``); NFKC-normalised identifiers; non-finite parameters; oracle abuse through renaming,
+redefinition and nested powers; and correct programs in unusual styles (numpy scalars as qubit
+indices and angles, numpy ints returned by the classical problems, registers, ``repeat``,
+``power``, ``inverse``, ``to_instruction``, classes, global state, printing), which must get AC.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from quantum_codegen_eval.judges.qcoder.specs import get_spec
+
+pytestmark = pytest.mark.upstream
+
+H = "from qiskit import QuantumCircuit\n\n"
+A1 = "def solve():\n    qc = QuantumCircuit(1)\n    qc.h(0)\n    return qc\n"
+
+
+def _with(body: str, solve: str = A1) -> str:
+    return solve.replace("    qc = QuantumCircuit(1)\n", body + "    qc = QuantumCircuit(1)\n", 1)
+
+
+def _wrapped_in_power(pid: str, p: float, times: int = 1, pad: int = 40) -> str:
+    """The reference, padded past the depth limit with H-H pairs, then applied as ``times``
+    non-integer powers ``p`` of itself (numerically the same unitary)."""
+    ref = get_spec(pid).reference.replace("def solve(", "def _solve(")
+    return ref + (
+        "\n\ndef solve(*args):\n    inner = _solve(*args)\n"
+        f"    for _ in range({pad}):\n        inner.h(0)\n        inner.h(0)\n"
+        "    out = QuantumCircuit(inner.num_qubits)\n"
+        f"    g = inner.to_gate().power({p!r}, annotated=True)\n"
+        f"    for _ in range({times}):\n        out.append(g, range(inner.num_qubits))\n"
+        "    return out\n")
+
+
+# the subclass jail-break with every attribute read by a class pattern whose positional
+# sub-patterns name it in __match_args__ (a metaclass makes any object match)
+MATCH_ARGS = H + (
+    "class _Any(type):\n    def __instancecheck__(cls, obj):\n        return True\n\n\n"
+    "def _read(obj, name):\n"
+    "    class P(metaclass=_Any):\n        __match_args__ = (name,)\n"
+    "    match obj:\n        case P(v):\n            return v\n\n\n"
+    "def solve():\n"
+    "    base = _read(_read((), '__cla' + 'ss__'), '__ba' + 'se__')\n"
+    "    for c in _read(base, '__subcla' + 'sses__')():\n"
+    "        if c.__name__ == '_wrap_close':\n"
+    "            _read(c.__init__, '__glo' + 'bals__')['getcwd']()\n"
+    "    qc = QuantumCircuit(1)\n    qc.h(0)\n    return qc\n")
+
+# dynamic code evaluated by a library on the program's behalf (no exec/eval in the program)
+TYPE_HINTS = ("import numpy.lib._arraypad_impl as _p\n" + H
+              + "def _f(x: '[c for c in ().__class__.__base__.__subclasses__() "
+                "if c.__name__ == \"_wrap_close\"][0].__init__.__globals__[\"getcwd\"]()'):\n"
+                "    pass\n\n\n" + _with("    try:\n        _p.typing.get_type_hints(_f)\n    except Exception:\n"
+                        "        pass\n"))
+F2PY_EVAL = ("import numpy.f2py.crackfortran as _cf\n" + H
+             + _with("    try:\n        _cf.myeval('[c for c in ().__class__.__base__.__subclasses__() "
+                     "if c.__name__ == \"_wrap_close\"][0].__init__.__globals__[\"getcwd\"]()', "
+                     "{}, {})\n    except Exception:\n        pass\n"))
+NFKC = H + _with("    ｅｘｅｃ('x = 1')\n")  # the parser normalises the name to exec
+
+STATIC = [  # (id, problem, code, status, text in message): decided before anything runs
+    ("match-args-attribute-reads", "QPC001_A1", MATCH_ARGS, "UME", "__match_args__"),
+    ("typing-get-type-hints-eval", "QPC001_A1", TYPE_HINTS, "UME", "get_type_hints"),
+    ("f2py-myeval", "QPC001_A1", F2PY_EVAL, "UME", "myeval"),
+    ("nfkc-exec", "QPC001_A1", NFKC, "UME", "exec"),
+]
+
+RUNTIME = [  # the same with the static check switched off: the run-time guard on its own
+    ("rt-typing-get-type-hints-eval", "QPC001_A1", TYPE_HINTS, "UME", "compile"),
+    ("rt-f2py-myeval", "QPC001_A1", F2PY_EVAL, "UME", "compile"),
+]
+
+PROGRAMS = [  # judged on the circuit (static check on)
+    ("fractional-power-hides-depth", "QPC005_B1", _wrapped_in_power("QPC005_B1", 1.000000001),
+     "DLE", "depth"),
+    ("two-half-powers-hide-depth", "QPC002_B4", _wrapped_in_power("QPC002_B4", 0.5, 2),
+     "DLE", "depth"),
+    ("fractional-power-hides-swap", "QPC002_B3",
+     "from qiskit import QuantumCircuit\nfrom qiskit.circuit.library.standard_gates import SwapGate\n\n"
+     "def solve():\n    qc = QuantumCircuit(2)\n"
+     "    qc.append(SwapGate().power(1.000000001, annotated=True), [0, 1])\n    return qc\n",
+     "UGE", "SwapGate"),
+    ("half-swaps-hide-swap", "QPC002_B3",
+     "from qiskit import QuantumCircuit\nfrom qiskit.circuit.library.standard_gates import SwapGate\n\n"
+     "def solve():\n    qc = QuantumCircuit(2)\n    s = SwapGate().power(0.5, annotated=True)\n"
+     "    qc.append(s, [0, 1])\n    qc.append(s, [0, 1])\n    return qc\n", "UGE", "SwapGate"),
+    ("nan-angle", "QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(1)\n"
+     "    qc.rx(float('nan'), 0)\n    qc.h(0)\n    return qc\n", "RE", "nan"),
+    ("infinite-global-phase", "QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(1)\n"
+     "    qc.h(0)\n    qc.global_phase = float('inf')\n    return qc\n", "RE", "global phase"),
+    ("rename-the-oracle-to-x", "QPC003_Ex1",  # the oracle renamed is the program's own (empty) gate
+     get_spec("QPC003_Ex1").reference.replace(
+         "    qc.compose(o, inplace=True)\n",
+         "    o.data[0].operation.name = 'x'\n    qc.compose(o, inplace=True)\n"), "WA", "fidelity"),
+    ("redefine-the-oracle", "QPC003_Ex1",  # a definition carried by the oracle is ignored
+     get_spec("QPC003_Ex1").reference.replace(
+         "    qc.compose(o, inplace=True)\n",
+         "    d = QuantumCircuit(n + 1)\n    d.z(n)\n    o.data[0].operation.definition = d\n"
+         "    qc.compose(o, inplace=True)\n    qc.compose(o, inplace=True)\n"), "DLE",
+     "2 applications"),
+    ("oracle-power-of-power", "QPC003_Ex1",
+     get_spec("QPC003_Ex1").reference.replace(
+         "qc.compose(o, inplace=True)",
+         "qc.append(o.to_gate().power(-1, annotated=True).power(3, annotated=True)"
+         ".power(-1, annotated=True), range(n + 1))"), "DLE", "3 applications"),
+]
+
+EX1 = get_spec("QPC003_Ex1").reference
+A2 = "def solve(n):\n    qc = QuantumCircuit(n)\n    qc.h(range(n))\n    return qc\n"
+
+GOOD = [  # correct programs in unusual but legal styles: AC
+    ("numpy-scalars-as-indices-and-angles", "QPC001_A2",
+     "import numpy as np\n" + H + "def solve(n):\n    qc = QuantumCircuit(int(np.int64(n)))\n"
+     "    for q in np.arange(n):\n        qc.ry(np.float64(np.pi) / np.int32(2), q)\n"
+     "        qc.rz(np.float32(0.0), q)\n    return qc\n"),
+    ("numpy-index-array", "QPC001_A2",
+     "import numpy as np\n" + H + "def solve(n):\n    qc = QuantumCircuit(n)\n"
+     "    qc.h(np.arange(n, dtype=np.int64).tolist())\n    qc.barrier()\n    qc.id(0)\n    return qc\n"),
+    ("registers", "QPC001_A2",
+     "from qiskit import QuantumCircuit, QuantumRegister\n\n"
+     "def solve(n):\n    r = QuantumRegister(n, 'data')\n    qc = QuantumCircuit(r)\n"
+     "    qc.h(r)\n    return qc\n"),
+    ("sub-instruction-repeat-power-inverse", "QPC001_A2",
+     H + "from qiskit.circuit.library.standard_gates import XGate, HGate\n\n"
+     "def solve(n):\n    sub = QuantumCircuit(1, name='my_h')\n    sub.h(0)\n"
+     "    qc = QuantumCircuit(n)\n    for q in range(n):\n"
+     "        qc.append(sub.to_instruction(), [q])\n"
+     "        qc.append(XGate().power(2, annotated=True), [q])\n"
+     "        qc.compose(sub.repeat(2), [q], inplace=True)\n"
+     "        for _ in range(2):\n            qc.append(HGate().inverse().inverse(), [q])\n"
+     "    return qc.inverse().inverse()\n"),
+    ("class-global-state-print", "QPC001_A2",
+     H + "import math\n\nCOUNT = {'calls': 0}\n\n\nclass Builder:\n    def __init__(self, n):\n"
+     "        self.qc = QuantumCircuit(n, name=f'b{n}')\n\n    def run(self):\n"
+     "        for q in range(self.qc.num_qubits):\n            self.qc.ry(math.pi / 2, q)\n"
+     "        return self.qc\n\n\ndef solve(n: int) -> QuantumCircuit:\n    COUNT['calls'] += 1\n"
+     "    print('case', COUNT['calls'], 'n =', n)\n    return Builder(n).run()\n"),
+    ("compose-front-and-qubits", "QPC001_A2",
+     H + "def solve(n):\n    qc = QuantumCircuit(n)\n    layer = QuantumCircuit(n)\n"
+     "    layer.h(range(n))\n    qc.compose(layer, qubits=list(range(n))[::-1], front=True, inplace=True)\n"
+     "    return qc\n"),
+    ("oracle-as-gate-and-instruction", "QPC003_Ex1",
+     EX1.replace("qc.compose(o, inplace=True)", "qc.append(o.to_gate(label='oracle'), range(n + 1))")),
+    ("oracle-as-instruction", "QPC003_Ex1",
+     EX1.replace("qc.compose(o, inplace=True)",
+                 "qc.append(o.to_instruction(), list(range(n + 1)))")),
+    ("oracle-compose-with-qubits", "QPC003_Ex1",
+     EX1.replace("qc.compose(o, inplace=True)",
+                 "qc = qc.compose(o, qubits=range(n + 1))")),
+    ("classical-numpy-ints", "QPC004_C1",
+     "import numpy as np\n\ndef solve(n, a, L):\n    out = []\n    x = a % L\n"
+     "    for _ in range(n):\n        out.append(np.int64(x) if L < 2 ** 62 else x)\n"
+     "        x = x * x % L\n    return out\n"),
+    ("classical-numpy-int-scalar", "QPC004_C2",
+     "import numpy as np\n\ndef solve(a, L):\n    x = pow(a, -1, L)\n"
+     "    return np.int64(x) if L < 2 ** 62 else x\n"),
+]
+GOOD = [(name, pid, code, "AC", "") for name, pid, code in GOOD]
+
+
+@pytest.fixture(scope="module")
+def verdicts(qsandbox, qcoder_records, verdict_table):
+    return verdict_table(qsandbox, qcoder_records, STATIC + PROGRAMS + GOOD, RUNTIME)
+
+
+@pytest.mark.parametrize("case", STATIC + RUNTIME + PROGRAMS + GOOD, ids=lambda c: c[0])
+def test_exact_verdict(verdicts, case):
+    name, _pid, _code, status, text = case
+    v = verdicts[name]
+    assert v.status == status, (name, v.status, v.message)
+    assert text in v.message, v.message
+    assert not v.details.get("judge_error"), v.message
