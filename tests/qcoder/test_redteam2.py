@@ -95,7 +95,7 @@ PROGRAMS = [  # judged on the circuit (static check on)
     ("nan-angle", "QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(1)\n"
      "    qc.rx(float('nan'), 0)\n    qc.h(0)\n    return qc\n", "RE", "nan"),
     ("infinite-global-phase", "QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(1)\n"
-     "    qc.h(0)\n    qc.global_phase = float('inf')\n    return qc\n", "RE", "global phase"),
+     "    qc.h(0)\n    qc.global_phase = float('inf')\n    return qc\n", "RE", "nan"),
     ("rename-the-oracle-to-x", "QPC003_Ex1",  # the oracle renamed is the program's own (empty) gate
      get_spec("QPC003_Ex1").reference.replace(
          "    qc.compose(o, inplace=True)\n",
@@ -155,6 +155,10 @@ GOOD = [  # correct programs in unusual but legal styles: AC
     ("oracle-compose-with-qubits", "QPC003_Ex1",
      EX1.replace("qc.compose(o, inplace=True)",
                  "qc = qc.compose(o, qubits=range(n + 1))")),
+    ("mcx-with-a-dirty-ancilla", "QPC001_A2",  # QPY reads MCXVChain(dirty) back as clean
+     H + "def solve(n):\n    qc = QuantumCircuit(n)\n    if n >= 5:\n        qc.x([0, 1, 2, 4])\n"
+     "        qc.mcx([0, 1, 2], 3, [4], mode='v-chain-dirty')\n        qc.mcx([0, 1, 2], 3)\n"
+     "        qc.x([0, 1, 2, 4])\n    qc.h(range(n))\n    return qc\n"),
     ("classical-numpy-ints", "QPC004_C1",
      "import numpy as np\n\ndef solve(n, a, L):\n    out = []\n    x = a % L\n"
      "    for _ in range(n):\n        out.append(np.int64(x) if L < 2 ** 62 else x)\n"

@@ -6,7 +6,7 @@ not become the program's RE, so the harness then sends the circuit as a JSON tre
 
 ``circuit = {"n", "c", "phase", "ops": [[op, [qubit indices]], ...]}`` and
 ``op = {"cls", "name", "n", "params": [floats], "nc", "state", "base": op, "mods": [...],
-"def": circuit}`` (only the keys that apply).
+"def": circuit, "flags": [options QPY drops, e.g. "dirty_ancillas"]}`` (only the keys that apply).
 
 This module rebuilds Qiskit objects from it on the trusted side, bounded and validated: only
 standard gate classes are instantiated (by class name, with their own constructors), everything
@@ -146,9 +146,14 @@ def _standard_gate(cls: str, params: list[float], d: dict) -> Any:
     if "ctrl_state" in sig and d.get("state") is not None:
         nc = kwargs.get("num_ctrl_qubits") or _int(d.get("nc"), 1, 64)
         kwargs["ctrl_state"] = _int(d.get("state"), 0, 2 ** nc - 1)
+    for flag in d.get("flags") or []:  # MCXVChain(dirty_ancillas=True, relative_phase=True)
+        if flag not in ("dirty_ancillas", "relative_phase", "action_only") or flag not in sig:
+            raise TransportError(f"{cls} has no option {str(flag)[:50]!r}")
+        kwargs[flag] = True
     positional = [p for p in sig if p not in ("self", "label", "ctrl_state", "num_ctrl_qubits",
                                               "_base_label", "_force_mutable", "args", "kwargs",
-                                              "duration", "unit")
+                                              "duration", "unit", "dirty_ancillas",
+                                              "relative_phase", "action_only")
                   and sig[p].default is inspect.Parameter.empty]
     extra = params[len(positional):]
     try:
