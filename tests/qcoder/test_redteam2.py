@@ -54,6 +54,21 @@ MATCH_ARGS = H + (
     "            _read(c.__init__, '__glo' + 'bals__')['getcwd']()\n"
     "    qc = QuantumCircuit(1)\n    qc.h(0)\n    return qc\n")
 
+# the same with no literal __match_args__: the metaclass puts a computed key in the namespace
+MATCH_ARGS_COMPUTED = H + (
+    "class _Any(type):\n    def __instancecheck__(cls, obj):\n        return True\n\n"
+    "    def __new__(mcs, name, bases, ns):\n        ns['__match' + '_args__'] = ('__glo' + 'bals__',)\n"
+    "        return super().__new__(mcs, name, bases, ns)\n\n\n"
+    "class P(metaclass=_Any):\n    pass\n\n\n"
+    "def solve():\n    match QuantumCircuit.__init__:\n        case P(g):\n"
+    "            g['__name__']\n    qc = QuantumCircuit(1)\n    qc.h(0)\n    return qc\n")
+# numpy reads (and writes) memory at the address an object's __array_interface__ claims
+ARRAY_INTERFACE = "import numpy as np\n" + H + (
+    "class Raw:\n    def __init__(self, addr):\n"
+    "        self.__array_interface__ = {'data': (addr, True), 'shape': (16,), 'typestr': '|u1',\n"
+    "                                    'version': 3}\n\n\n"
+    + _with("    np.asarray(Raw(id(QuantumCircuit))).tobytes()\n"))
+
 # dynamic code evaluated by a library on the program's behalf (no exec/eval in the program)
 TYPE_HINTS = ("import numpy.lib._arraypad_impl as _p\n" + H
               + "def _f(x: '[c for c in ().__class__.__base__.__subclasses__() "
@@ -68,6 +83,9 @@ NFKC = H + _with("    ｅｘｅｃ('x = 1')\n")  # the parser normalises the nam
 
 STATIC = [  # (id, problem, code, status, text in message): decided before anything runs
     ("match-args-attribute-reads", "QPC001_A1", MATCH_ARGS, "UME", "__match_args__"),
+    ("match-args-computed-in-a-metaclass", "QPC001_A1", MATCH_ARGS_COMPUTED, "UME",
+     "positional class pattern"),
+    ("array-interface-raw-memory", "QPC001_A1", ARRAY_INTERFACE, "UME", "__array_interface__"),
     ("typing-get-type-hints-eval", "QPC001_A1", TYPE_HINTS, "UME", "get_type_hints"),
     ("f2py-myeval", "QPC001_A1", F2PY_EVAL, "UME", "myeval"),
     ("nfkc-exec", "QPC001_A1", NFKC, "UME", "exec"),
@@ -159,6 +177,11 @@ GOOD = [  # correct programs in unusual but legal styles: AC
      H + "def solve(n):\n    qc = QuantumCircuit(n)\n    if n >= 5:\n        qc.x([0, 1, 2, 4])\n"
      "        qc.mcx([0, 1, 2], 3, [4], mode='v-chain-dirty')\n        qc.mcx([0, 1, 2], 3)\n"
      "        qc.x([0, 1, 2, 4])\n    qc.h(range(n))\n    return qc\n"),
+    ("match-statement-on-builtins", "QPC001_A2",
+     H + "def solve(n):\n    qc = QuantumCircuit(n)\n    match n:\n"
+     "        case int(k) if k > 0:\n            qc.h(range(k))\n        case _:\n"
+     "            pass\n    match [0, 1]:\n        case [a, b]:\n            qc.id(a)\n"
+     "    return qc\n"),
     ("classical-numpy-ints", "QPC004_C1",
      "import numpy as np\n\ndef solve(n, a, L):\n    out = []\n    x = a % L\n"
      "    for _ in range(n):\n        out.append(np.int64(x) if L < 2 ** 62 else x)\n"

@@ -141,7 +141,10 @@ def _qcoder_harness():
           while f is not None:
               co = f.f_code
               fn = co.co_filename
-              if loading is None and co.co_name == "_find_and_load" and machinery(fn):
+              # the import in progress, unless the program's code runs inside it (then the
+              # program, not the import, is what the event serves)
+              if (loading is None and not anywhere and co.co_name == "_find_and_load"
+                      and machinery(fn)):
                   loading = f.f_locals.get("name")
               if fn == CAND:
                   anywhere = True

@@ -25,7 +25,12 @@ DYNAMIC_NAMES = {"exec", "eval", "compile", "__import__", "__builtins__", "globa
                  "locals", "breakpoint", "help", "__loader__", "__spec__",
                  # a class pattern reads the attributes named here (with a metaclass whose
                  # ``__instancecheck__`` accepts anything: any attribute of any object)
-                 "__match_args__"}
+                 "__match_args__",
+                 # numpy reads memory at whatever address these claim (no audit event)
+                 "__array_interface__", "__array_struct__"}
+#: classes whose one positional class pattern matches the subject itself (``case int(x)``)
+SELF_MATCHING = {"bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set",
+                 "str", "tuple", "complex"}
 #: attribute access by a name computed at run time reaches anything (``__globals__`` ...)
 COMPUTED_ATTR_CALLS = {"getattr", "setattr", "delattr"}
 #: attributes that reach frames, code, closures, namespaces or the class graph
@@ -38,7 +43,8 @@ DYNAMIC_ATTRS = {"__globals__", "__builtins__", "__code__", "__closure__", "__su
                  # functions that permitted packages import and that fetch a module or an
                  # attribute by a computed name (scipy._lib.deprecation.import_module, ...)
                  "import_module", "reload", "attrgetter", "methodcaller", "locate",
-                 "importorskip", "get_field", "__match_args__",
+                 "importorskip", "get_field", "__match_args__", "__getattr__",
+                 "__array_interface__", "__array_struct__",
                  # functions of modules reachable from permitted packages that evaluate strings
                  # (``typing.get_type_hints`` on string annotations, ``numpy.f2py``'s evaluators)
                  "get_type_hints", "ForwardRef", "_eval_type", "_evaluate", "myeval",
@@ -93,6 +99,7 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
     bad: list[str] = []
     tree = ast.parse(code)
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    bound = _bound_names(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             bad += [f"import {a.name}" for a in node.names if not mod_ok(a.name)]
@@ -116,6 +123,12 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
                 bad.append(why)
         elif isinstance(node, ast.MatchClass):  # ``case object(__globals__=g)`` reads attributes
             bad += [why for a in node.kwd_attrs if (why := name_bad(a))]
+            # ``case C(v)`` reads the attribute named first in ``C.__match_args__``, a string
+            # the program may compute (and a metaclass ``__instancecheck__`` lets C match any
+            # object): only the builtins that match the subject itself are left alone
+            if node.patterns and not (isinstance(node.cls, ast.Name)
+                                      and node.cls.id in SELF_MATCHING and node.cls.id not in bound):
+                bad.append("positional class pattern (reads attributes named by __match_args__)")
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id in COMPUTED_ATTR_CALLS):
             name = node.args[1] if len(node.args) > 1 else None
@@ -128,6 +141,27 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
               and "__import__" in node.value):
             bad.append("'__import__' (dynamic import by name)")
     return list(dict.fromkeys(bad))
+
+
+def _bound_names(tree: ast.AST) -> set[str]:
+    """Every name the program binds (assignments, definitions, imports, arguments, captures)."""
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            out.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, ast.alias):
+            out.add((n.asname or n.name).partition(".")[0])
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+            out.add(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            out.add(n.rest)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            out.update(n.names)
+    return out
 
 
 def _submodule(path: str) -> bool:
