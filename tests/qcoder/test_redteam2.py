@@ -91,7 +91,23 @@ STATIC = [  # (id, problem, code, status, text in message): decided before anyth
     ("nfkc-exec", "QPC001_A1", NFKC, "UME", "exec"),
 ]
 
+def _erase_channel(how: str) -> str:
+    """A refused import whose exception is swallowed, then the channel truncated through numpy
+    (numpy opens the file itself: the program never calls open)."""
+    return "import numpy as np\n" + H + _with(
+        "    try:\n        import smtplib\n    except ImportError:\n        pass\n"
+        f"    try:\n        {how}\n    except Exception:\n        pass\n")
+
+
 RUNTIME = [  # the same with the static check switched off: the run-time guard on its own
+    ("rt-erase-channel-tofile", "QPC001_A1", _erase_channel("np.zeros(0).tofile('ume.log')"),
+     "UME", "smtplib"),
+    ("rt-erase-channel-savetxt", "QPC001_A1", _erase_channel("np.savetxt('ume.log', [])"),
+     "UME", "smtplib"),
+    ("rt-erase-channel-memmap", "QPC001_A1",
+     _erase_channel("np.memmap('ume.log', mode='w+', shape=(1,))"), "UME", "smtplib"),
+    ("rt-erase-channel-scipy-savemat", "QPC001_A1",
+     _erase_channel("__import__('scipy.io').io.savemat('ume.log', {})"), "UME", "smtplib"),
     ("rt-typing-get-type-hints-eval", "QPC001_A1", TYPE_HINTS, "UME", "compile"),
     ("rt-f2py-myeval", "QPC001_A1", F2PY_EVAL, "UME", "compile"),
 ]
@@ -182,6 +198,22 @@ GOOD = [  # correct programs in unusual but legal styles: AC
      "        case int(k) if k > 0:\n            qc.h(range(k))\n        case _:\n"
      "            pass\n    match [0, 1]:\n        case [a, b]:\n            qc.id(a)\n"
      "    return qc\n"),
+    ("print-and-draw-the-circuit", "QPC001_A2",
+     H + "def solve(n):\n    qc = QuantumCircuit(n)\n    qc.h(qc.qubits)\n    print(qc)\n"
+     "    print(qc.draw(output='text'), qc.depth(), qc.size(), dict(qc.count_ops()))\n"
+     "    return qc\n"),
+    ("negative-index-qubit-objects-reverse-bits", "QPC001_A2",
+     "from __future__ import annotations\nfrom math import pi as PI\n" + H
+     + "def solve(n: int) -> QuantumCircuit:\n    qc = QuantumCircuit(n)\n"
+     "    qc.ry(PI / 2, -1)\n    for q in qc.qubits[:-1]:\n        qc.h(q)\n"
+     "    return qc.reverse_bits()\n"),
+    ("oracle-appended-as-circuit-and-iand", "QPC003_Ex1",
+     EX1.replace("qc.compose(o, inplace=True)", "qc.append(o, range(n + 1))")),
+    ("oracle-and-operator", "QPC003_Ex1",
+     EX1.replace("    qc.compose(o, inplace=True)\n", "    qc &= o\n")),
+    ("solve-is-a-lambda-over-helpers", "QPC001_A2",
+     H + "def _layer(n):\n    qc = QuantumCircuit(n)\n    qc.h(range(n))\n    return qc\n\n\n"
+     "solve = lambda n: _layer(n).decompose().decompose()\n"),
     ("classical-numpy-ints", "QPC004_C1",
      "import numpy as np\n\ndef solve(n, a, L):\n    out = []\n    x = a % L\n"
      "    for _ in range(n):\n        out.append(np.int64(x) if L < 2 ** 62 else x)\n"
