@@ -130,6 +130,21 @@ PROGRAMS = [  # judged on the circuit (static check on)
      "    qc.rx(float('nan'), 0)\n    qc.h(0)\n    return qc\n", "RE", "nan"),
     ("infinite-global-phase", "QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(1)\n"
      "    qc.h(0)\n    qc.global_phase = float('inf')\n    return qc\n", "RE", "nan"),
+    ("delay-renamed", "QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(1)\n    qc.h(0)\n"
+     "    qc.delay(10, 0)\n    qc.data[-1].operation.name = 'id'\n    return qc\n", "UGE", "Delay"),
+    ("reset-inside-an-instruction", "QPC001_A1",
+     H + "def solve():\n    sub = QuantumCircuit(1)\n    sub.reset(0)\n    sub.h(0)\n"
+     "    qc = QuantumCircuit(1)\n    qc.x(0)\n    qc.append(sub.to_instruction(), [0])\n    return qc\n",
+     "UGE", "reset"),
+    ("prepare-state", "QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(1)\n"
+     "    qc.prepare_state([2 ** -0.5, 2 ** -0.5], [0])\n    return qc\n", "UGE", "StatePreparation"),
+    ("classical-control-flow", "QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(1, 1)\n"
+     "    qc.h(0)\n    with qc.if_test((qc.clbits[0], 1)):\n        qc.x(0)\n    return qc\n",
+     "UGE", "classical"),
+    ("self-containing-definition", "QPC001_A1",  # a definition cycle: QPY cannot write it
+     H + "def solve():\n    sub = QuantumCircuit(1)\n    sub.h(0)\n    g = sub.to_gate()\n"
+     "    inner = QuantumCircuit(1)\n    inner.append(g, [0])\n    g.definition = inner\n"
+     "    qc = QuantumCircuit(1)\n    qc.append(g, [0])\n    return qc\n", "RE", ""),
     ("rename-the-oracle-to-x", "QPC003_Ex1",  # the oracle renamed is the program's own (empty) gate
      get_spec("QPC003_Ex1").reference.replace(
          "    qc.compose(o, inplace=True)\n",
