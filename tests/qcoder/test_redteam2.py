@@ -229,6 +229,14 @@ GOOD = [  # correct programs in unusual but legal styles: AC
     ("solve-is-a-lambda-over-helpers", "QPC001_A2",
      H + "def _layer(n):\n    qc = QuantumCircuit(n)\n    qc.h(range(n))\n    return qc\n\n\n"
      "solve = lambda n: _layer(n).decompose().decompose()\n"),
+    ("own-gate-class-through-the-json-fallback", "QPC001_A2",  # QPY cannot read CUGate.control
+     H + "from qiskit.circuit.library.standard_gates import CUGate\n\n\n"
+     "class MyH(type(QuantumCircuit(1).to_gate())):\n    def __init__(self):\n"
+     "        super().__init__('myh', 1, [])\n\n    def _define(self):\n"
+     "        d = QuantumCircuit(1)\n        d.h(0)\n        self.definition = d\n\n\n"
+     "def solve(n):\n    qc = QuantumCircuit(n)\n    for q in range(n):\n"
+     "        qc.append(MyH(), [q])\n    if n >= 3:\n"
+     "        qc.append(CUGate(0, 0, 0, 0).control(1), [0, 1, 2])\n    return qc\n"),
     ("classical-numpy-ints", "QPC004_C1",
      "import numpy as np\n\ndef solve(n, a, L):\n    out = []\n    x = a % L\n"
      "    for _ in range(n):\n        out.append(np.int64(x) if L < 2 ** 62 else x)\n"

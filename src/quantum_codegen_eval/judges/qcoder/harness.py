@@ -39,7 +39,12 @@ def enc_circ(c, level):
     return {"n": c.num_qubits, "c": c.num_clbits, "phase": float(c.global_phase), "ops": ops}
 
 def enc_op(op, level):
-    d = {"cls": getattr(op, "base_class", type(op)).__name__, "name": op.name, "n": op.num_qubits,
+    k = getattr(op, "base_class", type(op))
+    for base in k.__mro__:  # a class of the program's own travels as its Qiskit ancestor
+        if str(getattr(base, "__module__", "")).startswith("qiskit."):
+            k = base
+            break
+    d = {"cls": k.__name__, "name": op.name, "n": op.num_qubits,
          "c": getattr(op, "num_clbits", 0)}
     try:
         d["params"] = [float(p) for p in op.params]
@@ -62,7 +67,7 @@ def enc_op(op, level):
         d.update(nc=op.num_ctrl_qubits, state=op.ctrl_state)
         if type(op) is _CG:
             d["base"] = enc_op(op.base_gate, level + 1)
-    elif type(op) in (_G, _I) and op.definition is not None:
+    elif k in (_G, _I) and op.definition is not None:
         d["def"] = enc_circ(op.definition, level + 1)
     return d
 '''
