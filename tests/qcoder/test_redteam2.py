@@ -69,6 +69,15 @@ ARRAY_INTERFACE = "import numpy as np\n" + H + (
     "                                    'version': 3}\n\n\n"
     + _with("    np.asarray(Raw(id(QuantumCircuit))).tobytes()\n"))
 
+# a generator's code object, its names rewritten: ``marker`` becomes ``__globals__`` at run time
+CODE_REPLACE = H + (
+    "def _g():\n    yield QuantumCircuit.__init__.marker\n\n\n"
+    "def solve():\n    c = _g().gi_code\n"
+    "    c = c.replace(co_names=tuple('__glo' + 'bals__' if x == 'marker' else x\n"
+    "                                 for x in c.co_names))\n"
+    "    g = type(solve)(c, {'QuantumCircuit': QuantumCircuit})()\n"
+    "    next(g)\n    qc = QuantumCircuit(1)\n    qc.h(0)\n    return qc\n")
+
 # dynamic code evaluated by a library on the program's behalf (no exec/eval in the program)
 TYPE_HINTS = ("import numpy.lib._arraypad_impl as _p\n" + H
               + "def _f(x: '[c for c in ().__class__.__base__.__subclasses__() "
@@ -86,6 +95,7 @@ STATIC = [  # (id, problem, code, status, text in message): decided before anyth
     ("match-args-computed-in-a-metaclass", "QPC001_A1", MATCH_ARGS_COMPUTED, "UME",
      "positional class pattern"),
     ("array-interface-raw-memory", "QPC001_A1", ARRAY_INTERFACE, "UME", "__array_interface__"),
+    ("generator-code-replaced", "QPC001_A1", CODE_REPLACE, "UME", "gi_code"),
     ("typing-get-type-hints-eval", "QPC001_A1", TYPE_HINTS, "UME", "get_type_hints"),
     ("f2py-myeval", "QPC001_A1", F2PY_EVAL, "UME", "myeval"),
     ("nfkc-exec", "QPC001_A1", NFKC, "UME", "exec"),
@@ -108,6 +118,8 @@ RUNTIME = [  # the same with the static check switched off: the run-time guard o
      _erase_channel("np.memmap('ume.log', mode='w+', shape=(1,))"), "UME", "smtplib"),
     ("rt-erase-channel-scipy-savemat", "QPC001_A1",
      _erase_channel("__import__('scipy.io').io.savemat('ume.log', {})"), "UME", "smtplib"),
+    ("rt-generator-code-replaced", "QPC001_A1", CODE_REPLACE, "UME",
+     "object.__getattr__"),
     ("rt-typing-get-type-hints-eval", "QPC001_A1", TYPE_HINTS, "UME", "compile"),
     ("rt-f2py-myeval", "QPC001_A1", F2PY_EVAL, "UME", "compile"),
 ]

@@ -39,7 +39,8 @@ DYNAMIC_ATTRS = {"__globals__", "__builtins__", "__code__", "__closure__", "__su
                  "__spec__", "__self__", "__func__", "__getattribute__", "__reduce__",
                  "__reduce_ex__", "__init_subclass__", "__class_getitem__", "f_globals",
                  "f_locals", "f_back", "f_builtins", "f_code", "gi_frame", "cr_frame", "ag_frame",
-                 "tb_frame", "tb_next", "co_code", "cell_contents",
+                 "tb_frame", "tb_next", "co_code", "cell_contents", "gi_code", "cr_code",
+                 "ag_code", "co_names", "co_consts", "co_varnames",
                  # functions that permitted packages import and that fetch a module or an
                  # attribute by a computed name (scipy._lib.deprecation.import_module, ...)
                  "import_module", "reload", "attrgetter", "methodcaller", "locate",
