@@ -249,6 +249,13 @@ GOOD = [  # correct programs in unusual but legal styles: AC
      "def solve(n):\n    qc = QuantumCircuit(n)\n    for q in range(n):\n"
      "        qc.append(MyH(), [q])\n    if n >= 3:\n"
      "        qc.append(CUGate(0, 0, 0, 0).control(1), [0, 1, 2])\n    return qc\n"),
+    ("scipy-stats-optimize-linalg", "QPC001_A2",  # scipy.stats builds code (frozen distributions)
+     "import numpy as np\nfrom scipy import stats, optimize, linalg\n" + H
+     + "def solve(n):\n    stats.norm(loc=0.0, scale=1.0).pdf(0.0)\n"
+     "    stats.binom(3, 0.5).pmf(1)\n    r = optimize.minimize_scalar(lambda t: (np.sin(t / 2) ** 2 - 0.5) ** 2,\n"
+     "                                 bounds=(0, np.pi), method='bounded')\n"
+     "    linalg.expm(np.zeros((2, 2)))\n    qc = QuantumCircuit(n)\n"
+     "    for q in range(n):\n        qc.ry(float(r.x), q)\n    return qc\n"),
     ("classical-numpy-ints", "QPC004_C1",
      "import numpy as np\n\ndef solve(n, a, L):\n    out = []\n    x = a % L\n"
      "    for _ in range(n):\n        out.append(np.int64(x) if L < 2 ** 62 else x)\n"
