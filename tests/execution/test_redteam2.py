@@ -1,0 +1,78 @@
+"""Red-team programs against the sandbox, second round (real processes, root only).
+
+Channels that outlive a job or reach outside it: kernel keyrings (per uid, not per process),
+the evaluator's inherited session keyring, signals, stray descriptors; and output the
+evaluator must survive (invalid UTF-8, NULs, escapes). Every attack also checks a control that
+the sandbox must still allow, so a sandbox that runs nothing fails here too.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0,
+                                reason="a dedicated uid and private namespaces need root")
+
+KEYS = textwrap.dedent("""\
+    import ctypes, sys
+    libc = ctypes.CDLL(None, use_errno=True)
+    NR = {'x86_64': (248, 249, 250), 'aarch64': (217, 218, 219)}[__import__('os').uname().machine]
+
+    def keyctl(*a):
+        return libc.syscall(NR[2], *[ctypes.c_long(x) for x in a])
+
+    def add(name, ring):
+        return libc.syscall(NR[0], b'user', name, b'left-by-job-1', 13, ctypes.c_long(ring))
+
+    def find(name):
+        kid = libc.syscall(NR[1], b'user', name, None, ctypes.c_long(0))
+        if kid < 0:
+            return 'ENOKEY'
+        buf = ctypes.create_string_buffer(64)
+        n = keyctl(11, kid, ctypes.addressof(buf), 64)          # KEYCTL_READ
+        return buf.raw[:max(n, 0)].decode()
+
+    pers = keyctl(22, -1, -3)               # the uid's persistent keyring, linked: searchable
+    keyctl(8, -4, -3)                       # KEYCTL_LINK the user and user-session keyrings
+    keyctl(8, -5, -3)                       # into the job's session keyring
+    if sys.argv[1] == 'leave':
+        ids = [add(b'qce-user', -4), add(b'qce-usess', -5), add(b'qce-pers', pers)]
+        print(all(i > 0 for i in ids), find(b'qce-user'), find(b'qce-pers'))  # the control
+    else:
+        print(find(b'qce-user'), find(b'qce-usess'), find(b'qce-pers'))
+    """)
+
+
+@pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"), reason="syscall numbers")
+def test_keys_left_in_the_uids_keyrings_are_gone_for_the_next_job(light_sandbox):
+    """The user, user-session and persistent keyrings belong to the uid, not to a process: a
+    job could leave data there for every later job of its slot (the trusted check included)."""
+    left = light_sandbox.run(KEYS, argv=["leave"])
+    assert (left.status, left.stdout) == ("ok", "True left-by-job-1 left-by-job-1\n"), left.stderr
+    for trusted in (False, True):
+        seen = [light_sandbox.run(KEYS, argv=["look"], trusted=trusted) for _ in range(2)]
+        assert [(r.status, r.stdout) for r in seen] == [("ok", "ENOKEY ENOKEY ENOKEY\n")] * 2
+
+
+def test_the_session_keyring_is_the_jobs_own(light_sandbox):
+    """A forked child inherits its parent's session keyring and possesses it whatever its uid:
+    the job gets a fresh anonymous one instead of the evaluator's."""
+    src = textwrap.dedent("""\
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)
+        nr = {'x86_64': 250, 'aarch64': 219}[os.uname().machine]
+        kid = libc.syscall(nr, ctypes.c_long(0), ctypes.c_long(-3), ctypes.c_long(0))
+        buf = ctypes.create_string_buffer(256)
+        libc.syscall(nr, ctypes.c_long(6), ctypes.c_long(kid), buf, ctypes.c_long(256))
+        print(buf.value.decode())                                  # KEYCTL_DESCRIBE
+        """)
+    if os.uname().machine not in ("x86_64", "aarch64"):
+        pytest.skip("syscall numbers")
+    r = light_sandbox.run(src)
+    assert r.status == "ok", r.stderr
+    kind, uid, _gid, _perm, name = r.stdout.strip().split(";", 4)
+    assert (kind, name) == ("keyring", "_ses"), r.stdout  # not the uid's _uid_ses.N
+    assert int(uid) in {s.uid for s in light_sandbox._all_slots}, r.stdout
