@@ -76,3 +76,65 @@ def test_the_session_keyring_is_the_jobs_own(light_sandbox):
     kind, uid, _gid, _perm, name = r.stdout.strip().split(";", 4)
     assert (kind, name) == ("keyring", "_ses"), r.stdout  # not the uid's _uid_ses.N
     assert int(uid) in {s.uid for s in light_sandbox._all_slots}, r.stdout
+
+
+def _mounted(prefix: str) -> list[str]:
+    with open("/proc/self/mountinfo") as f:
+        return [line.split()[4] for line in f if line.split()[4].startswith(prefix)]
+
+
+FILL = textwrap.dedent("""\
+    import os
+    written = 0
+    try:
+        for i in range(64):
+            with open(f'fill{i}', 'wb') as f:
+                for _ in range(16):
+                    f.write(b'x' * (1 << 20))
+                    written += 1
+    except OSError as e:
+        print(type(e).__name__, e.errno, written >= 16, written <= 64)
+    """)
+
+
+def test_many_files_cannot_fill_the_hosts_disk():
+    """Each file is capped (RLIMIT_FSIZE) but not their number: the slot's job directories are
+    a tmpfs of ``disk_mb``, so the job gets ENOSPC instead of filling the host's disk; the next
+    job has the space again, and nothing stays mounted after close."""
+    from quantum_codegen_eval.execution import Sandbox
+
+    with Sandbox(workers=1, preload=(), wall_time=20, disk_mb=64) as sb:
+        full = sb.run(FILL)
+        after = sb.run("import os\nprint(os.listdir('.'), os.statvfs('.').f_bavail * "
+                       "os.statvfs('.').f_frsize >= 60 << 20)")
+        base = sb._base
+        assert _mounted(base)
+    assert (full.status, full.stdout) == ("ok", "OSError 28 True True\n"), full.stderr
+    assert (after.status, after.stdout) == ("ok", "[] True\n"), after.stderr
+    assert not _mounted(base) and not os.path.exists(base)
+
+
+def test_slot_mounts_of_a_killed_evaluator_are_swept():
+    """An evaluator killed with -9 never unmounts its slots' tmpfs: the next Sandbox does,
+    for owners that are gone, and leaves a live one's alone."""
+    import subprocess
+
+    from quantum_codegen_eval.execution import Sandbox
+
+    gone = subprocess.Popen(["true"])  # a pid that no longer exists
+    gone.wait()
+    live = Sandbox(workers=1, preload=())
+    stale = Sandbox(workers=1, preload=())
+    try:
+        assert (live.run("print(1)").stdout, stale.run("print(2)").stdout) == ("1\n", "2\n")
+        with open(os.path.join(stale._base, "owner"), "w") as f:
+            f.write(str(gone.pid))  # as if its process had died
+        stale_mounts = _mounted(stale._base)
+        assert stale_mounts
+        Sandbox(workers=1, preload=()).close()
+        assert not _mounted(stale._base) and not os.path.exists(stale._base)
+        assert _mounted(live._base) and live.run("print(3)").stdout == "3\n"
+    finally:
+        stale._mounts.clear()
+        stale.close()
+        live.close()

@@ -110,6 +110,7 @@ class _Slot:
         self.sb, self.lease = sb, lease
         self.zygotes: dict[tuple[str, tuple[str, ...]], _Zygote] = {}
         self.running: int | None = None  # pid of the job being supervised
+        self.dir = sb._slot_dir()  # the slot's job directories live in here
 
     @property
     def uid(self) -> int | None:
@@ -146,7 +147,7 @@ class _Slot:
         limits = job.limits or sb.limits
         python = job.python or sb.python
         preload = tuple(sb.preload if job.preload is None else job.preload)
-        rundir = tempfile.mkdtemp(prefix="run-", dir=sb._base)
+        rundir = tempfile.mkdtemp(prefix="run-", dir=self.dir)
         try:
             return self._run_in(job, limits, python, preload, rundir)
         finally:
@@ -482,8 +483,10 @@ class Sandbox:
     def __init__(self, workers: int | None = None, executor: Executor | None = None,
                  python: str | None = None, preload: Iterable[str] | None = DEFAULT_PRELOAD,
                  user: str | int | None = "auto", network: bool = False, fresh: bool = False,
-                 env: dict[str, str] | None = None, **limit_overrides: Any):
+                 env: dict[str, str] | None = None, disk_mb: int = 1024,
+                 **limit_overrides: Any):
         self.limits = replace(Limits(), **limit_overrides)
+        self.disk_mb = int(disk_mb)
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.executor = executor
         self.python = python or sys.executable
@@ -494,9 +497,12 @@ class Sandbox:
         self.fresh = fresh
         self._config = {"python": python, "preload": self.preload, "user": user,
                         "network": network, "fresh": fresh, "workers": workers,
-                        "env": self.env, **limit_overrides}
+                        "env": self.env, "disk_mb": disk_mb, **limit_overrides}
+        _sweep_stale_mounts()
         self._base = tempfile.mkdtemp(prefix="qce-sandbox-")
         os.chmod(self._base, 0o711)
+        Path(self._base, "owner").write_text(str(os.getpid()))
+        self._mounts: list[str] = []
         self._home = os.path.join(self._base, "home")
         os.mkdir(self._home, 0o700)
         self._lock = threading.Lock()
@@ -556,6 +562,8 @@ class Sandbox:
             self._pool.shutdown(wait=True, cancel_futures=True)
         for slot in self._all_slots:
             slot.close()
+        for path in self._mounts:
+            _unmount(path)
         shutil.rmtree(self._base, ignore_errors=True)
 
     def __enter__(self) -> Sandbox:
@@ -634,10 +642,53 @@ class Sandbox:
             raise PermissionError("Sandbox(user=...) needs root; use user='auto' or None")
         return UidLease.fixed(self.user)
 
+    def _slot_dir(self) -> str:
+        """A directory for one slot's jobs. As root it is a tmpfs of ``disk_mb`` (and 65536
+        inodes): a job's directory is writable and otherwise only each file is capped
+        (RLIMIT_FSIZE), so a job could fill the host's disk with many files."""
+        path = tempfile.mkdtemp(prefix="slot-", dir=self._base)
+        os.chmod(path, 0o711)
+        if self._fs_config()["isolate_fs"]:
+            _worker._mount("tmpfs", path, "tmpfs", _worker.MS_NOSUID | _worker.MS_NODEV,
+                           f"mode=711,size={self.disk_mb}m,nr_inodes=65536")
+            self._mounts.append(path)
+        return path
+
     def _fs_config(self) -> dict[str, Any]:
         """Private mount namespaces need root; this package's files are what they hide."""
         return {"isolate_fs": os.geteuid() == 0, "hide_packages": [_PACKAGE],
                 "hide_paths": [_PACKAGE_DIR], "jobs_dir": self._base}
+
+
+def _unmount(path: str) -> None:
+    """Detach a slot's tmpfs (lazily: a job's namespace may still be going away)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).umount2(os.fsencode(path), 2)  # MNT_DETACH
+
+
+def _sweep_stale_mounts() -> None:
+    """Unmount the slot directories of sandboxes whose process is gone (killed with -9: its
+    ``close`` never ran), so that their tmpfs memory is freed."""
+    if os.geteuid() != 0:
+        return
+    prefix = os.path.join(os.path.realpath(tempfile.gettempdir()), "qce-sandbox-")
+    try:
+        with open("/proc/self/mountinfo") as f:
+            points = [line.split()[4] for line in f]
+    except OSError:
+        return
+    for point in points:
+        base = os.path.dirname(point)
+        if not (point.startswith(prefix) and os.path.basename(point).startswith("slot-")):
+            continue
+        try:
+            owner = int(Path(base, "owner").read_text())
+        except (OSError, ValueError):
+            continue
+        if not os.path.exists(f"/proc/{owner}"):
+            _unmount(point)
+            shutil.rmtree(base, ignore_errors=True)
 
 
 _PROCESS_SANDBOXES: dict[str, Sandbox] = {}
