@@ -138,3 +138,29 @@ def test_slot_mounts_of_a_killed_evaluator_are_swept():
         stale._mounts.clear()
         stale.close()
         live.close()
+
+
+def test_descriptors_signals_and_ptrace_reach_nothing_outside(light_sandbox):
+    """The job holds only its stdio and report pipe; it cannot signal or trace the evaluator or
+    its zygote (both in the host's pid namespace, by pid), and kill(-1) reaches only its own."""
+    zygotes = [z.pid for s in light_sandbox._all_slots for z in s.zygotes.values()]
+    src = textwrap.dedent(f"""\
+        import ctypes, os, signal, stat
+        fds = sorted(int(f) for f in os.listdir('/proc/self/fd'))
+        fds = [f for f in fds if os.path.exists('/proc/self/fd/%d' % f)]  # not listdir's own
+        kinds = [stat.S_ISFIFO(os.fstat(f).st_mode) or f == 0 for f in fds]
+        out = []
+        for pid in ({os.getpid()}, os.getppid(), *{zygotes!r}):
+            for sig in (signal.SIGSTOP, signal.SIGKILL):
+                try:
+                    os.kill(pid, sig)
+                    out.append('SIGNALLED')
+                except OSError as e:
+                    out.append(type(e).__name__)
+        libc = ctypes.CDLL(None, use_errno=True)
+        traced = libc.ptrace(16, {os.getpid()}, 0, 0)                 # PTRACE_ATTACH
+        os.kill(-1, signal.SIGTERM)                                   # only its own uid
+        print(fds, all(kinds), sorted(set(out)), traced, flush=True)
+        """)
+    r = light_sandbox.run(src)
+    assert (r.status, r.stdout) == ("ok", "[0, 1, 2, 3] True ['PermissionError'] -1\n"), r.stderr
