@@ -162,3 +162,66 @@ def test_iterators_cross_as_iterators_and_are_bounded():
     assert "unsupported" in transport.fingerprint(gen) and list(gen) == [0, 1, 2]  # not consumed
     with pytest.raises(transport.PayloadError):
         transport.decode({"$": "range", "v": [0, 5, 0]})
+
+
+# Real tasks: the canonical solution behind a wrapper in styles people use (printing with
+# escapes and invalid UTF-8, a global call counter, numpy scalars for Python numbers, a
+# namedtuple for a tuple, a QuantumCircuit subclass with numpy metadata, an OrderedDict, a list
+# subclass) still passes. The full sweep of every proxy-checkable task gave 0 differences from
+# the upstream single-process run (docs/benchmarks/qiskit_humaneval.md).
+STYLE_WRAPPER = '''
+
+_qce_orig = {ep}
+_qce_calls = 0
+
+
+def {ep}(*args, **kwargs):
+    global _qce_calls
+    _qce_calls += 1
+    print("call", _qce_calls, "\\x1b[1m\\xff")
+    r = _qce_orig(*args, **kwargs)
+    import collections
+    import numpy as np
+    from qiskit import QuantumCircuit
+    if type(r) is float:
+        return np.float64(r)
+    if type(r) is int and abs(r) < 2 ** 62:
+        return np.int64(r)
+    if type(r) is tuple and r:
+        return collections.namedtuple("R", ["f%d" % i for i in range(len(r))])(*r)
+    if type(r) is QuantumCircuit and r.layout is None:
+        class MyCircuit(QuantumCircuit):
+            pass
+        c = MyCircuit(*r.qregs, *r.cregs, name=r.name, global_phase=r.global_phase,
+                      metadata={{**(r.metadata or {{}}), "tag": np.float32(1.5)}})
+        if (c.num_qubits, c.num_clbits) != (r.num_qubits, r.num_clbits):
+            return r  # bits outside registers: keep it as it is
+        return c.compose(r)
+    if type(r) is dict:
+        return collections.OrderedDict(r)
+    if type(r) is list:
+        class L(list):
+            pass
+        return L(r)
+    return r
+'''
+
+
+def _style_tasks(qhe_dir) -> list:
+    from quantum_codegen_eval.judges.qiskit_humaneval.modes import UNSUPPORTED, task_number
+
+    tasks = qhe.problems("normal", data_dir=qhe_dir)
+    unrunnable = {k[1] if isinstance(k, tuple) else k for k in qhe.KNOWN_UNRUNNABLE}
+    ok = [t for t in tasks.values() if t.task_id not in unrunnable
+          and task_number(t.task_id) not in {*UNSUPPORTED, 100, 110, 138}]
+    return ok[::12]
+
+
+def test_real_tasks_in_other_styles_still_pass(qhe_dir, sandbox):
+    tasks = _style_tasks(qhe_dir)
+    items = [(t, t.canonical_solution.rstrip() + "\n" + STYLE_WRAPPER.format(ep=t.entry_point))
+             for t in tasks]
+    got = judge_many(qhe.make_judge(time_limit=30.0), items, sandbox)
+    bad = [(t.task_id, v.status, v.message[:200]) for t, v in zip(tasks, got, strict=True)
+           if v.status != "AC"]
+    assert len(tasks) >= 10 and bad == []
