@@ -108,7 +108,7 @@ def test_many_files_cannot_fill_the_hosts_disk():
         after = sb.run("import os\nprint(os.listdir('.'), os.statvfs('.').f_bavail * "
                        "os.statvfs('.').f_frsize >= 60 << 20)")
         base = sb._base
-        assert _mounted(base)
+        assert _mounted(base) and sb.isolation["job_dirs"] == "tmpfs of 64 MB per slot"
     assert (full.status, full.stdout) == ("ok", "OSError 28 True True\n"), full.stderr
     assert (after.status, after.stdout) == ("ok", "[] True\n"), after.stderr
     assert not _mounted(base) and not os.path.exists(base)

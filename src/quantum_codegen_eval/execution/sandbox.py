@@ -503,6 +503,7 @@ class Sandbox:
         os.chmod(self._base, 0o711)
         Path(self._base, "owner").write_text(str(os.getpid()))
         self._mounts: list[str] = []
+        self._disk = "host disk"
         self._home = os.path.join(self._base, "home")
         os.mkdir(self._home, 0o700)
         self._lock = threading.Lock()
@@ -585,6 +586,7 @@ class Sandbox:
         info: dict[str, Any] = {"root": os.geteuid() == 0, "fresh_interpreter": self.fresh,
                                 "filesystem": "private" if self._fs_config()["isolate_fs"]
                                 else "host"}
+        info["job_dirs"] = self._disk
         if slot is not None:
             info["uid"] = slot.uid
             for z in slot.zygotes.values():
@@ -649,9 +651,13 @@ class Sandbox:
         path = tempfile.mkdtemp(prefix="slot-", dir=self._base)
         os.chmod(path, 0o711)
         if self._fs_config()["isolate_fs"]:
-            _worker._mount("tmpfs", path, "tmpfs", _worker.MS_NOSUID | _worker.MS_NODEV,
-                           f"mode=711,size={self.disk_mb}m,nr_inodes=65536")
-            self._mounts.append(path)
+            try:
+                _worker._mount("tmpfs", path, "tmpfs", _worker.MS_NOSUID | _worker.MS_NODEV,
+                               f"mode=711,size={self.disk_mb}m,nr_inodes=65536")
+                self._mounts.append(path)
+                self._disk = f"tmpfs of {self.disk_mb} MB per slot"
+            except OSError as e:  # no CAP_SYS_ADMIN: the jobs' namespaces fail too, and say so
+                self._disk = f"host disk (tmpfs: {e})"
         return path
 
     def _fs_config(self) -> dict[str, Any]:
