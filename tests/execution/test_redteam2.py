@@ -164,3 +164,25 @@ def test_descriptors_signals_and_ptrace_reach_nothing_outside(light_sandbox):
         """)
     r = light_sandbox.run(src)
     assert (r.status, r.stdout) == ("ok", "[0, 1, 2, 3] True ['PermissionError'] -1\n"), r.stderr
+
+
+def test_a_deep_directory_tree_keeps_the_result_and_is_removed(light_sandbox, tmp_path):
+    """shutil.rmtree recurses per level: 5000 nested directories made it raise, which lost the
+    job's result (``crashed``) and left the tree. Symlinks in there (to host paths the job
+    cannot see, but the evaluator could) are removed, not followed."""
+    canary = tmp_path / "keep"
+    canary.mkdir()
+    (canary / "file").write_text("host data")
+    src = textwrap.dedent(f"""\
+        import os
+        os.symlink({str(canary)!r}, 'link')
+        for _ in range(5000):
+            os.mkdir('d')
+            os.chdir('d')
+        os.symlink({str(canary)!r}, 'deep_link')
+        print('made')
+        """)
+    r = light_sandbox.run(src)
+    assert (r.status, r.stdout) == ("ok", "made\n"), r.stderr
+    left = [p for s in light_sandbox._all_slots for p in os.listdir(s.dir)]
+    assert left == [] and (canary / "file").read_text() == "host data"

@@ -151,7 +151,7 @@ class _Slot:
         try:
             return self._run_in(job, limits, python, preload, rundir)
         finally:
-            shutil.rmtree(rundir, ignore_errors=True)
+            _remove_tree(rundir)
 
     def _prepare(self, job: Job, rundir: str) -> tuple[str, str, int]:
         os.chmod(rundir, 0o711)
@@ -565,7 +565,7 @@ class Sandbox:
             slot.close()
         for path in self._mounts:
             _unmount(path)
-        shutil.rmtree(self._base, ignore_errors=True)
+        _remove_tree(self._base)
 
     def __enter__(self) -> Sandbox:
         return self
@@ -666,6 +666,19 @@ class Sandbox:
                 "hide_paths": [_PACKAGE_DIR], "jobs_dir": self._base}
 
 
+def _remove_tree(path: str) -> None:
+    """Remove a directory a job wrote into; never raises. ``shutil.rmtree`` recurses once per
+    level: a job that nests a few thousand directories made it raise ``RecursionError``, which
+    lost the job's result and left the tree behind (and made ``close()`` raise)."""
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+    except RecursionError:
+        pass
+    if os.path.lexists(path):  # iterative, does not follow symlinks or cross mounts
+        subprocess.run(["rm", "-rf", "--one-file-system", "--", path], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+
 def _unmount(path: str) -> None:
     """Detach a slot's tmpfs (lazily: a job's namespace may still be going away)."""
     import ctypes
@@ -694,7 +707,7 @@ def _sweep_stale_mounts() -> None:
             continue
         if not os.path.exists(f"/proc/{owner}"):
             _unmount(point)
-            shutil.rmtree(base, ignore_errors=True)
+            _remove_tree(base)
 
 
 _PROCESS_SANDBOXES: dict[str, Sandbox] = {}
