@@ -186,3 +186,26 @@ def test_a_deep_directory_tree_keeps_the_result_and_is_removed(light_sandbox, tm
     assert (r.status, r.stdout) == ("ok", "made\n"), r.stderr
     left = [p for s in light_sandbox._all_slots for p in os.listdir(s.dir)]
     assert left == [] and (canary / "file").read_text() == "host data"
+
+
+def test_stdin_cannot_be_reopened_for_writing(light_sandbox):
+    """stdin is a root-owned file in the run directory: the job reads it, and cannot write
+    into it through /proc/self/fd/0 (a later reader, e.g. a resumed run, would see that)."""
+    src = textwrap.dedent("""\
+        import os, sys
+        data = sys.stdin.read()
+        try:
+            with open('/proc/self/fd/0', 'w') as f:
+                f.write('forged')
+            wrote = 'WROTE'
+        except OSError as e:
+            wrote = type(e).__name__
+        try:
+            os.fchmod(0, 0o666)
+            chmod = 'CHMOD'
+        except OSError as e:
+            chmod = type(e).__name__
+        print(data.strip(), wrote, chmod)
+        """)
+    r = light_sandbox.run(src, stdin="the input\n")
+    assert (r.status, r.stdout) == ("ok", "the input PermissionError PermissionError\n"), r.stderr
