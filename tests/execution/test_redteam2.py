@@ -209,3 +209,21 @@ def test_stdin_cannot_be_reopened_for_writing(light_sandbox):
         """)
     r = light_sandbox.run(src, stdin="the input\n")
     assert (r.status, r.stdout) == ("ok", "the input PermissionError PermissionError\n"), r.stderr
+
+
+def test_the_evaluators_environment_is_not_in_the_jobs_memory(monkeypatch):
+    """os.environ is replaced in the job, but /proc/self/environ shows the environment block
+    the process was exec'd with, i.e. its zygote's: that must not be the evaluator's."""
+    from quantum_codegen_eval.execution import Sandbox
+
+    monkeypatch.setenv("QCE_TEST_API_KEY", "sk-" + "evaluator-secret")
+    src = ("import os\nraw = open('/proc/self/environ', 'rb').read() + "
+           "open('/proc/self/cmdline', 'rb').read()\n"
+           "print(b'evaluator-secret' in raw, b'QCE_TEST_API_KEY' in raw, len(raw) > 0, "
+           "'QCE_TEST_API_KEY' in os.environ)\n")
+    with Sandbox(workers=1, preload=()) as sb:
+        r = sb.run(src)
+    with Sandbox(workers=1, preload=(), fresh=True) as sb:
+        fresh = sb.run(src)
+    for got in (r, fresh):
+        assert (got.status, got.stdout) == ("ok", "False False True False\n"), got.stderr
