@@ -120,6 +120,9 @@ CORRECT = [
      "\n    import numpy as np\n    from qiskit.circuit.library import StatePreparation\n"
      "    v = np.zeros(2 ** n)\n    v[0] = v[-1] = 2 ** -0.5\n    qc = QuantumCircuit(n)\n"
      "    qc.append(StatePreparation(v), range(n))\n    return qc\n"),
+    ("__file__ and inspect.getsource of its own helper", SQUARE,
+     "\n    import inspect, os\n    assert os.path.isfile(__file__)\n"
+     "    assert 'x * x' in inspect.getsource(square)\n    return x * x\n"),
     ("QFT and its inverse around it", GHZ,
      "\n    from qiskit.circuit.library import QFT\n    qc = QuantumCircuit(n)\n    qc.h(0)\n"
      "    for i in range(n - 1):\n        qc.cx(i, i + 1)\n"
