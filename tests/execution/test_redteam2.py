@@ -227,3 +227,38 @@ def test_the_evaluators_environment_is_not_in_the_jobs_memory(monkeypatch):
         fresh = sb.run(src)
     for got in (r, fresh):
         assert (got.status, got.stdout) == ("ok", "False False True False\n"), got.stderr
+
+
+def test_abstract_unix_sockets_do_not_reach_a_concurrent_job(light_sandbox):
+    """Abstract unix socket names are per network namespace; each zygote has its own, and the
+    jobs of one zygote run one at a time, so a job listening there is reachable by nobody
+    else (unlike a path socket, which needs a shared directory: there is none)."""
+    import time
+
+    from quantum_codegen_eval.execution import Job
+
+    name = f"qce-redteam-{os.getpid()}"
+    listener = light_sandbox.submit(Job(textwrap.dedent(f"""\
+        import socket, time
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.bind('\\0{name}')
+        s.listen(1)
+        s.settimeout(4)
+        try:
+            s.accept()
+            print('CONTACTED')
+        except OSError:
+            print('alone')
+        """), id="listener"))
+    time.sleep(1)
+    dialer = light_sandbox.run(textwrap.dedent(f"""\
+        import socket
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect('\\0{name}')
+            print('CONNECTED')
+        except OSError as e:
+            print(type(e).__name__)
+        """))
+    assert (dialer.status, dialer.stdout) == ("ok", "ConnectionRefusedError\n"), dialer.stderr
+    assert listener.result().stdout == "alone\n"
