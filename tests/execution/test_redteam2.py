@@ -124,13 +124,16 @@ def test_slot_mounts_of_a_killed_evaluator_are_swept():
     gone = subprocess.Popen(["true"])  # a pid that no longer exists
     gone.wait()
     live = Sandbox(workers=1, preload=())
-    stale = Sandbox(workers=1, preload=())
+    stale = Sandbox(workers=2, preload=())
     try:
-        assert (live.run("print(1)").stdout, stale.run("print(2)").stdout) == ("1\n", "2\n")
+        assert live.run("print(1)").stdout == "1\n"
+        both = stale.run_jobs(["import time\ntime.sleep(0.5)\nprint(2)"] * 2)  # two slots
+        assert [r.stdout for r in both] == ["2\n", "2\n"]
         with open(os.path.join(stale._base, "owner"), "w") as f:
             f.write(str(gone.pid))  # as if its process had died
-        stale_mounts = _mounted(stale._base)
-        assert stale_mounts
+        # two slots: the sweep used to unmount one, remove the owner file with the rest, and
+        # then skip the other (no owner left): a tmpfs mounted for good
+        assert len(_mounted(stale._base)) == 2
         Sandbox(workers=1, preload=()).close()
         assert not _mounted(stale._base) and not os.path.exists(stale._base)
         assert _mounted(live._base) and live.run("print(3)").stdout == "3\n"

@@ -563,7 +563,7 @@ class Sandbox:
             self._pool.shutdown(wait=True, cancel_futures=True)
         for slot in self._all_slots:
             slot.close()
-        for path in self._mounts:
+        for path in self._mounts + _mounts_under(self._base):
             _unmount(path)
         _remove_tree(self._base)
 
@@ -686,27 +686,35 @@ def _unmount(path: str) -> None:
     ctypes.CDLL(None, use_errno=True).umount2(os.fsencode(path), 2)  # MNT_DETACH
 
 
-def _sweep_stale_mounts() -> None:
-    """Unmount the slot directories of sandboxes whose process is gone (killed with -9: its
-    ``close`` never ran), so that their tmpfs memory is freed."""
-    if os.geteuid() != 0:
-        return
-    prefix = os.path.join(os.path.realpath(tempfile.gettempdir()), "qce-sandbox-")
+def _mounts_under(base: str) -> list[str]:
+    """The mount points below ``base`` (deepest first)."""
     try:
         with open("/proc/self/mountinfo") as f:
             points = [line.split()[4] for line in f]
     except OSError:
+        return []
+    return sorted((p for p in points if p.startswith(base.rstrip("/") + "/")), reverse=True)
+
+
+def _sweep_stale_mounts() -> None:
+    """Unmount the slot directories of sandboxes whose process is gone (killed with -9: its
+    ``close`` never ran) or that lost their ``owner`` file, then remove their directories, so
+    that their tmpfs memory is freed. A live sandbox writes ``owner`` before it mounts anything
+    and removes it only after unmounting."""
+    if os.geteuid() != 0:
         return
-    for point in points:
-        base = os.path.dirname(point)
-        if not (point.startswith(prefix) and os.path.basename(point).startswith("slot-")):
-            continue
+    prefix = os.path.join(os.path.realpath(tempfile.gettempdir()), "qce-sandbox-")
+    bases = {os.path.dirname(p) for p in _mounts_under(os.path.dirname(prefix))
+             if os.path.dirname(p).startswith(prefix)
+             and os.path.basename(p).startswith("slot-")}
+    for base in sorted(bases):
         try:
-            owner = int(Path(base, "owner").read_text())
+            owner: int | None = int(Path(base, "owner").read_text())
         except (OSError, ValueError):
-            continue
-        if not os.path.exists(f"/proc/{owner}"):
-            _unmount(point)
+            owner = None
+        if owner is None or not os.path.exists(f"/proc/{owner}"):
+            for point in _mounts_under(base):  # all of them before removing anything
+                _unmount(point)
             _remove_tree(base)
 
 
