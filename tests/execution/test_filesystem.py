@@ -116,7 +116,7 @@ def test_another_running_jobs_directory_is_invisible(fsb):
     deadline = time.monotonic() + 15
     found: list[str] = []
     while not found and time.monotonic() < deadline:
-        found = [str(p) for p in Path(fsb._base).glob("run-*/work/secret.txt")]
+        found = [str(p) for p in Path(fsb._base).glob("slot-*/run-*/work/secret.txt")]
         time.sleep(0.05)
     assert found, "job A never wrote its secret"
     out = run_attempt(fsb, f"""

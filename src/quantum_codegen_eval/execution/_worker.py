@@ -41,6 +41,11 @@ PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
+# keyctl(2): glibc has no wrapper, so by syscall number (other architectures: no keyring hygiene)
+SYS_KEYCTL = {"x86_64": 250, "aarch64": 219, "i686": 288, "i386": 288, "armv7l": 311,
+              "armv6l": 311, "ppc64le": 312, "s390x": 280, "riscv64": 219}
+KEYCTL_JOIN_SESSION_KEYRING, KEYCTL_CLEAR, KEYCTL_UNLINK, KEYCTL_GET_PERSISTENT = 1, 7, 9, 22
+KEY_SPEC_THREAD_KEYRING, KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING = -1, -4, -5
 
 _libc = None
 
@@ -56,6 +61,27 @@ def _prctl(option, arg2=0):
     if _c().prctl(option, ctypes.c_ulong(arg2), 0, 0, 0) != 0:
         err = ctypes.get_errno()
         raise OSError(err, f"prctl({option}): {os.strerror(err)}")
+
+
+def _keyctl(op, *args):
+    nr = SYS_KEYCTL.get(os.uname().machine)
+    if nr is None:
+        return -1
+    return _c().syscall(ctypes.c_long(nr), ctypes.c_long(op),
+                        *[ctypes.c_long(a) for a in args])
+
+
+def clear_keyrings():
+    """Empty the kernel keyrings that belong to the current real uid and outlive its processes
+    (the user, user-session and persistent keyrings): a job could otherwise leave keys there
+    for every later job of its uid, the judge's trusted jobs included."""
+    # linked into our thread keyring we possess it: its owner has no write permission on it
+    persistent = _keyctl(KEYCTL_GET_PERSISTENT, -1, KEY_SPEC_THREAD_KEYRING)
+    if persistent > 0:
+        _keyctl(KEYCTL_CLEAR, persistent)
+        _keyctl(KEYCTL_UNLINK, persistent, KEY_SPEC_THREAD_KEYRING)
+    for spec in (KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING):
+        _keyctl(KEYCTL_CLEAR, spec)
 
 
 # ---------------------------------------------------------------- messages
@@ -511,6 +537,9 @@ def enter_child(spec):
     _set_limits(spec["limits"])
     if spec.get("uid") is not None:
         drop_privileges(spec["uid"], spec["gid"])
+    # a session keyring of our own: the one inherited from the evaluator is possessed (readable,
+    # writable) by every process that inherits it, whatever its uid
+    _keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0)
     os.register_at_fork(after_in_child=_close_report)  # the program's own forks get no report fd
     if spec.get("pdeathsig"):
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -543,6 +572,15 @@ def kill_uid_once(uid):
         os.setresuid(0, 0, 0)
 
 
+def clear_keyrings_of(uid):
+    """:func:`clear_keyrings` for ``uid`` (from root, briefly taking it as the real uid)."""
+    os.setresuid(uid, uid, 0)
+    try:
+        clear_keyrings()
+    finally:
+        os.setresuid(0, 0, 0)
+
+
 def kill_uid(uid):
     """From a multi-threaded parent: a forked helper becomes ``uid`` and kills the rest."""
     pid = os.fork()
@@ -554,6 +592,7 @@ def kill_uid(uid):
                 if not [p for p in _pids_of_uid(uid) if p != os.getpid()]:
                     break
                 time.sleep(0.001)
+            clear_keyrings()
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
@@ -581,13 +620,16 @@ def _pids_of_uid(uid):
 def cleanup(uid):
     """After a job: kill and reap everything it left. As a subreaper the zygote inherits every
     orphaned descendant (setsid or double fork does not escape that), so "no children left"
-    means "nothing of this job is left"; ``uid`` (when it is the job's own) is swept too."""
+    means "nothing of this job is left"; ``uid`` (when it is the job's own) is swept too, and
+    then its keyrings are emptied (nothing of it runs to add a key again)."""
     if uid is not None:
         kill_uid_once(uid)
     for _ in range(2000):
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
+            if uid is not None:
+                clear_keyrings_of(uid)
             return True
         if pid:
             continue

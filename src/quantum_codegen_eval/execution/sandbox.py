@@ -110,6 +110,7 @@ class _Slot:
         self.sb, self.lease = sb, lease
         self.zygotes: dict[tuple[str, tuple[str, ...]], _Zygote] = {}
         self.running: int | None = None  # pid of the job being supervised
+        self.dir = sb._slot_dir()  # the slot's job directories live in here
 
     @property
     def uid(self) -> int | None:
@@ -146,11 +147,11 @@ class _Slot:
         limits = job.limits or sb.limits
         python = job.python or sb.python
         preload = tuple(sb.preload if job.preload is None else job.preload)
-        rundir = tempfile.mkdtemp(prefix="run-", dir=sb._base)
+        rundir = tempfile.mkdtemp(prefix="run-", dir=self.dir)
         try:
             return self._run_in(job, limits, python, preload, rundir)
         finally:
-            shutil.rmtree(rundir, ignore_errors=True)
+            _remove_tree(rundir)
 
     def _prepare(self, job: Job, rundir: str) -> tuple[str, str, int]:
         os.chmod(rundir, 0o711)
@@ -482,8 +483,10 @@ class Sandbox:
     def __init__(self, workers: int | None = None, executor: Executor | None = None,
                  python: str | None = None, preload: Iterable[str] | None = DEFAULT_PRELOAD,
                  user: str | int | None = "auto", network: bool = False, fresh: bool = False,
-                 env: dict[str, str] | None = None, **limit_overrides: Any):
+                 env: dict[str, str] | None = None, disk_mb: int = 1024,
+                 **limit_overrides: Any):
         self.limits = replace(Limits(), **limit_overrides)
+        self.disk_mb = int(disk_mb)
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.executor = executor
         self.python = python or sys.executable
@@ -494,9 +497,13 @@ class Sandbox:
         self.fresh = fresh
         self._config = {"python": python, "preload": self.preload, "user": user,
                         "network": network, "fresh": fresh, "workers": workers,
-                        "env": self.env, **limit_overrides}
+                        "env": self.env, "disk_mb": disk_mb, **limit_overrides}
+        _sweep_stale_mounts()
         self._base = tempfile.mkdtemp(prefix="qce-sandbox-")
         os.chmod(self._base, 0o711)
+        Path(self._base, "owner").write_text(str(os.getpid()))
+        self._mounts: list[str] = []
+        self._disk = "host disk"
         self._home = os.path.join(self._base, "home")
         os.mkdir(self._home, 0o700)
         self._lock = threading.Lock()
@@ -556,7 +563,9 @@ class Sandbox:
             self._pool.shutdown(wait=True, cancel_futures=True)
         for slot in self._all_slots:
             slot.close()
-        shutil.rmtree(self._base, ignore_errors=True)
+        for path in self._mounts + _mounts_under(self._base):
+            _unmount(path)
+        _remove_tree(self._base)
 
     def __enter__(self) -> Sandbox:
         return self
@@ -577,6 +586,7 @@ class Sandbox:
         info: dict[str, Any] = {"root": os.geteuid() == 0, "fresh_interpreter": self.fresh,
                                 "filesystem": "private" if self._fs_config()["isolate_fs"]
                                 else "host"}
+        info["job_dirs"] = self._disk
         if slot is not None:
             info["uid"] = slot.uid
             for z in slot.zygotes.values():
@@ -634,10 +644,78 @@ class Sandbox:
             raise PermissionError("Sandbox(user=...) needs root; use user='auto' or None")
         return UidLease.fixed(self.user)
 
+    def _slot_dir(self) -> str:
+        """A directory for one slot's jobs. As root it is a tmpfs of ``disk_mb`` (and 65536
+        inodes): a job's directory is writable and otherwise only each file is capped
+        (RLIMIT_FSIZE), so a job could fill the host's disk with many files."""
+        path = tempfile.mkdtemp(prefix="slot-", dir=self._base)
+        os.chmod(path, 0o711)
+        if self._fs_config()["isolate_fs"]:
+            try:
+                _worker._mount("tmpfs", path, "tmpfs", _worker.MS_NOSUID | _worker.MS_NODEV,
+                               f"mode=711,size={self.disk_mb}m,nr_inodes=65536")
+                self._mounts.append(path)
+                self._disk = f"tmpfs of {self.disk_mb} MB per slot"
+            except OSError as e:  # no CAP_SYS_ADMIN: the jobs' namespaces fail too, and say so
+                self._disk = f"host disk (tmpfs: {e})"
+        return path
+
     def _fs_config(self) -> dict[str, Any]:
         """Private mount namespaces need root; this package's files are what they hide."""
         return {"isolate_fs": os.geteuid() == 0, "hide_packages": [_PACKAGE],
                 "hide_paths": [_PACKAGE_DIR], "jobs_dir": self._base}
+
+
+def _remove_tree(path: str) -> None:
+    """Remove a directory a job wrote into; never raises. ``shutil.rmtree`` recurses once per
+    level: a job that nests a few thousand directories made it raise ``RecursionError``, which
+    lost the job's result and left the tree behind (and made ``close()`` raise)."""
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+    except RecursionError:
+        pass
+    if os.path.lexists(path):  # iterative, does not follow symlinks or cross mounts
+        subprocess.run(["rm", "-rf", "--one-file-system", "--", path], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+
+def _unmount(path: str) -> None:
+    """Detach a slot's tmpfs (lazily: a job's namespace may still be going away)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).umount2(os.fsencode(path), 2)  # MNT_DETACH
+
+
+def _mounts_under(base: str) -> list[str]:
+    """The mount points below ``base`` (deepest first)."""
+    try:
+        with open("/proc/self/mountinfo") as f:
+            points = [line.split()[4] for line in f]
+    except OSError:
+        return []
+    return sorted((p for p in points if p.startswith(base.rstrip("/") + "/")), reverse=True)
+
+
+def _sweep_stale_mounts() -> None:
+    """Unmount the slot directories of sandboxes whose process is gone (killed with -9: its
+    ``close`` never ran) or that lost their ``owner`` file, then remove their directories, so
+    that their tmpfs memory is freed. A live sandbox writes ``owner`` before it mounts anything
+    and removes it only after unmounting."""
+    if os.geteuid() != 0:
+        return
+    prefix = os.path.join(os.path.realpath(tempfile.gettempdir()), "qce-sandbox-")
+    bases = {os.path.dirname(p) for p in _mounts_under(os.path.dirname(prefix))
+             if os.path.dirname(p).startswith(prefix)
+             and os.path.basename(p).startswith("slot-")}
+    for base in sorted(bases):
+        try:
+            owner: int | None = int(Path(base, "owner").read_text())
+        except (OSError, ValueError):
+            owner = None
+        if owner is None or not os.path.exists(f"/proc/{owner}"):
+            for point in _mounts_under(base):  # all of them before removing anything
+                _unmount(point)
+            _remove_tree(base)
 
 
 _PROCESS_SANDBOXES: dict[str, Sandbox] = {}

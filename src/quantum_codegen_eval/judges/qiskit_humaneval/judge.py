@@ -41,6 +41,9 @@ MAX_ROUNDS = (MAX_STAGES - 1) // 2
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
 #: a candidate job's output larger than this is malformed (the sandbox caps files anyway)
 MAX_FRAMES_BYTES = 64 << 20
+#: stderr (and the check's stdout) kept per job: warnings or logging in each of many calls of a
+#: correct function must not reach the cap; the candidate's stdout goes to /dev/null
+OUTPUT_BYTES = 16 << 20
 
 _TRANSPORT = Path(__file__).with_name("transport.py")
 
@@ -77,7 +80,7 @@ class QiskitHumanEvalJudge:
         from ...execution import Limits
 
         return Limits(wall_time=self.time_limit * WALL_FACTOR, cpu_time=self.time_limit,
-                      memory_mb=self.memory_mb)
+                      memory_mb=self.memory_mb, output_bytes=OUTPUT_BYTES)
 
     def _trusted_job(self, problem: Any, st: _State):
         from ...execution import Job

@@ -95,17 +95,62 @@ class TransportLimit(UnsupportedValue):
     back): a limit of the judge, not the program's fault."""
 
 
+class _MetadataJSON(json.JSONEncoder):
+    """Circuit metadata as QPY writes it, with numpy values as their Python values (what
+    ``==`` in the check would see anyway) and anything else as its text."""
+
+    def default(self, o: Any) -> Any:
+        if hasattr(o, "tolist"):
+            return o.tolist()
+        return str(o)
+
+
+def _plain_ops(circuit: Any) -> tuple[Any, bool]:
+    """A copy of ``circuit`` in which each instruction of the program's own class named like
+    one of Qiskit's (QPY would write it as that class, and fail to read it back) is a plain
+    gate or instruction with the same name, parameters and definition, which is how QPY
+    loads any other custom class; and whether anything changed."""
+    from qiskit import circuit as circuit_mod
+    from qiskit.circuit import Gate, Instruction, controlflow, library
+
+    mods = (library, circuit_mod, controlflow)
+    out, changed = circuit.copy_empty_like(), False
+    for inst in circuit.data:
+        op = inst.operation
+        name = type(op).__name__
+        qiskits = any(getattr(mod, name, None) is type(op) for mod in mods)
+        if isinstance(op, Instruction) and (type(op) in (Gate, Instruction) or not qiskits):
+            clash = not qiskits and any(hasattr(mod, name) for mod in mods)
+            definition, inner = (_plain_ops(op.definition) if op.definition is not None
+                                 else (None, False))
+            if clash or inner:
+                args = (op.name, op.num_qubits, list(op.params)) if isinstance(op, Gate) else \
+                    (op.name, op.num_qubits, op.num_clbits, list(op.params))
+                op = (Gate if isinstance(op, Gate) else Instruction)(*args, label=op.label)
+                op.definition = definition
+                changed = True
+        out._append(inst.replace(operation=op))
+    return out, changed
+
+
 def _qpy(circuit: Any) -> str:
     from qiskit import qpy
 
-    buf = io.BytesIO()
-    try:
-        qpy.dump(circuit, buf)
-        qpy.load(io.BytesIO(buf.getvalue()))  # what the check cannot read back is not sent
-    except Exception as exc:
-        raise TransportLimit(f"qiskit.circuit.QuantumCircuit that QPY cannot carry "
-                             f"({type(exc).__name__}: {str(exc)[:200]})") from None
-    return _b64(buf.getvalue())
+    error = None
+    for attempt in (circuit, None):
+        buf = io.BytesIO()
+        try:
+            if attempt is None:
+                attempt, changed = _plain_ops(circuit)
+                if not changed:
+                    break
+            qpy.dump(attempt, buf, metadata_serializer=_MetadataJSON)
+            qpy.load(io.BytesIO(buf.getvalue()))  # what the check cannot read back is not sent
+            return _b64(buf.getvalue())
+        except Exception as exc:
+            error = error or exc
+    raise TransportLimit(f"qiskit.circuit.QuantumCircuit that QPY cannot carry "
+                         f"({type(error).__name__}: {str(error)[:200]})") from None
 
 
 def _circuit_text(circuit: Any) -> str:
@@ -162,6 +207,26 @@ def _qinfo(value: Any, fp: bool) -> dict | None:
     return None
 
 
+_VIEWS = {type({}.keys()): "keys", type({}.values()): "values", type({}.items()): "items"}
+
+
+def _is_iterator(value: Any) -> bool:
+    import collections.abc
+    import types
+
+    return isinstance(value, (collections.abc.Iterator, types.GeneratorType)) and \
+        type(value).__module__ in ("builtins", "itertools")
+
+
+def _bounded(items: Any) -> list:
+    out = []
+    for v in items:
+        if len(out) >= BOUNDS.items:
+            raise TransportLimit(f"an iterable of more than {BOUNDS.items} items")
+        out.append(v)
+    return out
+
+
 def _enc(value: Any, fp: bool, depth: int) -> Any:
     if depth > BOUNDS.depth:
         raise UnsupportedValue("a value nested deeper than the transport allows")
@@ -180,6 +245,16 @@ def _enc(value: Any, fp: bool, depth: int) -> Any:
         if type(value) in (set, frozenset):
             items = sorted(items, key=lambda v: json.dumps(v, sort_keys=True))
         return {"$": type(value).__name__, "v": items}
+    if isinstance(value, (list, tuple)):  # a namedtuple or list subclass: its items
+        return _enc(list(value) if isinstance(value, list) else tuple(value), fp, depth)
+    if type(value) is range:
+        return {"$": "range", "v": [value.start, value.stop, value.step]}
+    if type(value) in _VIEWS:
+        return {"$": _VIEWS[type(value)], "v": [_enc(v, fp, depth + 1)
+                                               for v in _bounded(value)]}
+    if _is_iterator(value) and not fp:  # a generator, map, zip...: its items, as an iterator
+        # (never in a fingerprint: that would consume the items before the value is sent)
+        return {"$": "iter", "v": [_enc(v, fp, depth + 1) for v in _bounded(value)]}
     if isinstance(value, dict):
         kind = type(value).__name__ if type(value).__name__ in ("Counts", "PropertySet") else "dict"
         pairs = [[_enc(k, fp, depth + 1), _enc(v, fp, depth + 1)] for k, v in value.items()]
@@ -802,7 +877,35 @@ def _target(data: dict, budget: _Budget, depth: int) -> Any:
         raise PayloadError(f"Target: {type(exc).__name__}: {str(exc)[:200]}") from None
 
 
+def _range(data: dict, budget: _Budget, depth: int) -> range:
+    v = data.get("v")
+    if type(v) is not list or len(v) != 3 or not all(type(i) is int for i in v) or v[2] == 0:
+        raise PayloadError("range: expected [start, stop, step]")
+    return range(*v)
+
+
+def _view(data: dict, budget: _Budget, depth: int) -> Any:
+    items = _seq(data, budget, depth, data["$"])
+    if data["$"] == "values":
+        return dict(enumerate(items)).values()
+    if data["$"] == "items":
+        if not all(type(p) is tuple and len(p) == 2 for p in items):
+            raise PayloadError("items: expected pairs")
+        return _hashable_dict(items).items()
+    return _hashable_dict((k, None) for k in items).keys()
+
+
+def _hashable_dict(pairs: Any) -> dict:
+    try:
+        return dict(pairs)
+    except TypeError:
+        raise PayloadError("dict view: unhashable key") from None
+
+
 _DECODERS = {
+    "range": _range,
+    "keys": _view, "values": _view, "items": _view,
+    "iter": lambda d, b, depth: iter(_seq(d, b, depth, "iter")),
     "Target": _target,
     "CNOTDihedral": _cnot_dihedral,
     "NoiseModel": _noise_model,
