@@ -36,7 +36,9 @@ REBUILDABLE = STANDARD_GATES + (
     "QubitUnitary", "BasisState", "StatePrep", "QubitStateVector", "MottonenStatePreparation",
     "DepolarizingChannel", "AmplitudeDamping", "PhaseDamping", "BitFlip", "PhaseFlip", "QFT",
     "ISWAP", "SISWAP", "SQISW", "ECR", "IsingXY", "PSWAP", "CPhase", "SingleExcitation",
-    "DoubleExcitation", "QubitCarry", "QubitSum")
+    "DoubleExcitation", "QubitCarry", "QubitSum",
+    # no decomposition (Barrier's is empty), and a recorded matrix would lose what they are
+    "Barrier", "GlobalPhase")
 
 #: the call key (both processes): arguments as canonical JSON; measurement values and oracles by
 #: position, arrays by value
@@ -258,7 +260,7 @@ def _enc_op(o, refs, depth=0):
         if parts:
             return ["SEQ", [_enc_op(p, refs, depth + 1) for p in parts]]
         try:  # no decomposition (0.28's MultiControlledX without work wires): its matrix
-            if len(o.wires) <= 8:
+            if 0 < len(o.wires) <= 8:
                 with qml.QueuingManager.stop_recording():
                     mat = o.matrix()
                 return ["QubitUnitary", _wires(o.wires), [encode(mat)]]
