@@ -12,6 +12,7 @@ due was a judge error.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -464,6 +465,22 @@ def GHZ_fidelity(noise_param, n_qubits):
     ghz[0] = ghz[-1] = 1 / np.sqrt(2)
     return float(np.real(ghz @ rho @ ghz))
 ''', "WA", "check() failed"),
+    # an empty (0, 1) array per shot: np.allclose(output, numbers) broadcasts to nothing and is
+    # vacuously true (upstream too); process_output must return a number (was AC)
+    "process_output_returns_an_empty_array": ("2023/office_hijinks_500", '''
+import numpy
+import pennylane as qml
+
+
+@qml.qnode(dev)
+def circuit(U):
+    U(wires=1)
+    return qml.sample(wires=range(2))
+
+
+def process_output(measurement):
+    return numpy.zeros((0, 1))
+''', "WA", "process_output() must return a finite real number"),
     # 5,000 operations for the trusted check to simulate under 100 oracles: a verdict, in time
     "circuit_check_with_5000_operations": ("2024/ruins_oasis",
                                            "import pennylane as qml\n\ndef circuit(oracle):\n"
@@ -552,6 +569,37 @@ def test_attack_gets_the_verdict_it_earns(verdicts, name):
 def test_weak_upstream_check_is_reproduced(verdicts, name):
     v = verdicts[name]
     assert v.status == "AC", (name, v.message)
+
+
+@pytest.mark.slow
+@pytest.mark.upstream
+@pytest.mark.skipif(not os.environ.get("QCE_TEST_HEAVY"), reason="30,000 QNode calls, twice "
+                    "(about 2.5 minutes): set QCE_TEST_HEAVY=1")
+def test_value_rules_on_the_heavy_harnesses(qhack_problems, sandbox):
+    # one coefficient for the check's loop and a constant model for its continuity test (was
+    # AC, as upstream): generate_coefficients must return the 8 values the template asks for
+    vacuous = """
+import pennylane as qml
+
+
+@qml.qnode(dev)
+def model(alpha):
+    return qml.probs(wires=range(3))
+
+
+def generate_coefficients():
+    return [0]
+"""
+    # a numpy integer and a 0-d array are numbers: the honest solution keeps its AC
+    numpy_answers = _solution("2023/office_hijinks_500").replace(
+        "return 2 if int(measurement[0]) == 1 else 4",
+        "import numpy\n    return numpy.int64(2) if int(measurement[0]) == 1 else numpy.array(4.0)")
+    v, ok = judge_many(qhack.make_judge(env="era"),
+                       [(qhack_problems["2023/office_hijinks_200"], vacuous),
+                        (qhack_problems["2023/office_hijinks_500"], numpy_answers)], sandbox)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert "generate_coefficients() must return 8 finite real numbers" in v.message
+    assert ok.status == "AC", ok.message
 
 
 # ---------------------------------------------------------------- without the sandbox

@@ -585,13 +585,34 @@ def _qfunc_stand_in(name, table):
     return fn
 
 
+def _real(x):
+    if isinstance(x, _np.ndarray) and x.shape == () and x.dtype.kind in "iuf":
+        x = x.item()
+    return type(x) in (int, float) and bool(_np.isfinite(x))
+
+
+def _value_rule(name, value, rule):
+    """What the template asks of a classical helper's value (a value that makes the official
+    check vacuous, such as an empty array broadcast against the answers, is a wrong answer)."""
+    if rule == "number":
+        assert _real(value), f"{name}() must return a finite real number"
+    else:  # ["numbers", n]
+        n = rule[1]
+        seq = value.tolist() if isinstance(value, _np.ndarray) and value.ndim == 1 else value
+        assert isinstance(seq, (list, tuple)) and len(seq) == n and all(map(_real, seq)), \
+            f"{name}() must return {n} finite real numbers"
+
+
 def _value_stand_in(name, table):
     def replay(*args, **kwargs):
         key = call_key(args, kwargs)
         assert key in table, f"{name}(): a call the program did not record ({key[:120]})"
         assert not (isinstance(table[key], dict) and "error" in table[key]), \
             f"{name}() could not be recorded"
-        return _qce_decode(table[key])
+        value = _qce_decode(table[key])
+        if name in VALUE_RULES:
+            _value_rule(name, value, VALUE_RULES[name])
+        return value
 
     replay.__name__ = name
     return replay
@@ -645,7 +666,10 @@ class RecordCheck:
     decomposed) operations may not have; ``classes``: the harness's own operation classes;
     ``hidden_draws``: the harness's random draws reach no argument of a recorded call, so the
     trusted job seeds them afresh (a circuit that read the draw in the program's process, e.g.
-    the error the harness queued before it, is replayed against a draw it never saw)."""
+    the error the harness queued before it, is replayed against a draw it never saw);
+    ``value_rules``: what a recorded classical value must be, per function: ``"number"`` (a
+    finite real) or ``("numbers", n)`` (n finite reals), where the template asks it and another
+    value would make the official check vacuous."""
 
     qfuncs: tuple[str, ...]
     values: tuple[str, ...] = ()
@@ -655,6 +679,7 @@ class RecordCheck:
     forbid: tuple[str, ...] = ()
     classes: tuple[str, ...] = ()
     hidden_draws: bool = False
+    value_rules: tuple[tuple[str, Any], ...] = ()
 
     def header(self, decorators: dict[str, list[str]] | None = None) -> str:
         keep = tuple(REBUILDABLE) + self.classes
@@ -662,6 +687,7 @@ class RecordCheck:
                 f"BINARY = {self.binary!r}\nRERUN = {self.rerun!r}\nEXPAND = {self.expand!r}\n"
                 f"FORBID = {self.forbid!r}\nHARNESS_CLASSES = {self.classes!r}\n"
                 f"HIDDEN_DRAWS = {self.hidden_draws!r}\n"
+                f"VALUE_RULES = {dict(self.value_rules)!r}\n"
                 f"REBUILDABLE = {tuple(REBUILDABLE)!r}\nKEEP = set({keep!r})\n"
                 f"DECORATORS = {decorators or {}!r}\n")
 
@@ -681,7 +707,11 @@ RECORD_CHECKS: dict[str, RecordCheck] = {
     # only RX, RY, RZ, CNOT and depolarizing channels; random couplings in check()
     "2023/fall_of_sqynet_400": RecordCheck(("heisenberg_trotter",), expand=False),
     # 40,000 calls of model() on a grid; generate_coefficients() is classical
-    "2023/office_hijinks_200": RecordCheck(("model",), values=("generate_coefficients",)),
+    # "a list of 8 different values": with fewer, check()'s loop over them proves nothing and a
+    # constant model passes its continuity test
+    "2023/office_hijinks_200": RecordCheck(
+        ("model",), values=("generate_coefficients",),
+        value_rules=(("generate_coefficients", ("numbers", 8)),)),
     # U() queues a PauliX on a random wire inside the harness's circuit, before circuit_right:
     # circuit_right could read it from the queue and undo it without correcting anything
     "2023/office_hijinks_300": RecordCheck(("circuit_left", "circuit_right"), hidden_draws=True),
@@ -689,8 +719,11 @@ RECORD_CHECKS: dict[str, RecordCheck] = {
     # process_output is known on every possible shot
     "2023/office_hijinks_400": RecordCheck(("circuit",), values=("process_output",),
                                            binary=("process_output",)),
+    # process_output's answers go through np.allclose: an empty array per shot broadcasts to
+    # nothing and passes
     "2023/office_hijinks_500": RecordCheck(("circuit",), values=("process_output",),
-                                           binary=("process_output",)),
+                                           binary=("process_output",),
+                                           value_rules=(("process_output", "number"),)),
     "2024/fireworks_qutropolis": RecordCheck(("is_safe_configuration",)),
     # GHZ_fidelity (classical) computes the output: the program's output is compared
     "2024/GHZ_inn": RecordCheck(("GHZ_circuit",), rerun=False, expand=False),
