@@ -571,6 +571,25 @@ def test_weak_upstream_check_is_reproduced(verdicts, name):
     assert v.status == "AC", (name, v.message)
 
 
+@pytest.mark.upstream
+def test_ignoring_the_cpu_limit_signals_is_still_a_time_limit(qhack_problems, sandbox):
+    code = """
+def add_numbers(x, y):
+    import signal
+    for s in (signal.SIGXCPU, signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGALRM):
+        try:
+            signal.signal(s, signal.SIG_IGN)
+        except Exception:
+            pass
+    while True:
+        pass
+"""
+    judge = qhack.make_judge(env="era", time_scale=0.02, startup_allowance=3.0)
+    v = judge_many(judge, [(qhack_problems["2023/tutorial_1"], code)], sandbox)[0]
+    assert (v.status, v.tests_passed) == ("TLE", 0), v.message
+    assert not v.details.get("judge_error")
+
+
 @pytest.mark.slow
 @pytest.mark.upstream
 @pytest.mark.skipif(not os.environ.get("QCE_TEST_HEAVY"), reason="30,000 QNode calls, twice "
