@@ -613,12 +613,19 @@ def generate_coefficients():
     numpy_answers = _solution("2023/office_hijinks_500").replace(
         "return 2 if int(measurement[0]) == 1 else 4",
         "import numpy\n    return numpy.int64(2) if int(measurement[0]) == 1 else numpy.array(4.0)")
-    v, ok = judge_many(qhack.make_judge(env="era"),
-                       [(qhack_problems["2023/office_hijinks_200"], vacuous),
-                        (qhack_problems["2023/office_hijinks_500"], numpy_answers)], sandbox)
+    # range(8) is as good as a list for the check's loop and len()
+    as_range = _solution("2023/office_hijinks_200").replace("return [0, 1, 2, 3, 4, 5, 6, 7]",
+                                                            "return range(8)")
+    assert "range(8)" in as_range
+    v, ok, ok_range = judge_many(qhack.make_judge(env="era"),
+                                 [(qhack_problems["2023/office_hijinks_200"], vacuous),
+                                  (qhack_problems["2023/office_hijinks_500"], numpy_answers),
+                                  (qhack_problems["2023/office_hijinks_200"], as_range)],
+                                 sandbox)
     assert (v.status, v.tests_passed) == ("WA", 0), v.message
     assert "generate_coefficients() must return 8 finite real numbers" in v.message
     assert ok.status == "AC", ok.message
+    assert ok_range.status == "AC", ok_range.message
 
 
 # ---------------------------------------------------------------- without the sandbox

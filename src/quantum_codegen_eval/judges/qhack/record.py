@@ -335,7 +335,7 @@ def _value_recorder(name, fn):
         if key not in table and _COUNT[0] < MAX_CALLS:
             _COUNT[0] += 1
             try:
-                table[key] = encode(ret)
+                table[key] = encode(list(ret) if type(ret) is range else ret)  # range(8): a list
             except Exception as exc:
                 table[key] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
         return ret
