@@ -158,7 +158,7 @@ def _mojito(output: Any, expected: str, test_input: str) -> str | None:
 
 
 def _bool_text(output: Any, expected: str, test_input: str) -> str | None:
-    if output not in ("True", "False"):
+    if type(output) is not str or output not in ("True", "False"):
         return f"the output must be 'True' or 'False', got {str(output)[:40]!r}"
     return None
 
@@ -199,6 +199,8 @@ def validate(problem: Any, output: Any, expected: str, test_input: str) -> str |
         return _validate(problem, output, expected, test_input)
     except RecursionError:
         return "the output is too deeply nested"
+    except (ValueError, TypeError, ArithmeticError) as exc:  # data no rule foresaw: not an answer
+        return f"the output cannot be read as an answer ({type(exc).__name__})"
 
 
 def _validate(problem: Any, output: Any, expected: str, test_input: str) -> str | None:

@@ -21,6 +21,9 @@ HARNESS_NAMES = frozenset({"run", "check", "test_cases"})
 _REACHING = frozenset({"setattr", "delattr", "globals", "vars", "locals", "__setattr__",
                        "__delattr__", "__dict__", "__builtins__", "builtins", "__import__",
                        "exec", "eval", "compile", "__class__", "__globals__", "modules"})
+#: those that reach as attributes too (``exec``, ``compile``, ... are also ordinary attribute
+#: names: ``qml.compile``, ``re.compile``)
+_REACHING_ATTRS = _REACHING - {"exec", "eval", "compile", "vars", "locals", "globals"}
 
 
 @dataclass
@@ -119,7 +122,7 @@ def _reaches(node: ast.AST) -> str | None:
             return "attribute assignment"
         if isinstance(n, ast.Name) and n.id in _REACHING:
             return n.id
-        if isinstance(n, ast.Attribute) and n.attr in _REACHING:
+        if isinstance(n, ast.Attribute) and n.attr in _REACHING_ATTRS:
             return n.attr
         if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names):
             return "import *"
