@@ -489,50 +489,16 @@ def process_output(measurement):
 }
 
 
-def _market_decoy() -> str:
-    real = _solution("2024/market_quantum_trinkets")
-    real = real.replace("def cloning_machine(", "def _real(").replace(
-        "cloning_machine(coefficients, w)", "_real(coefficients, w)").replace(
-        "    qml.RY(theta, wires=2)\n", "    qml.Hadamard(wires=0)\n    qml.Hadamard(wires=0)\n"
-        "    qml.RY(theta, wires=2)\n")
-    return real + ("\n\n@qml.qnode(dev)\ndef cloning_machine(coefficients, wire):\n"
-                   "    qml.RX(0.1, wires=0)\n    return qml.density_matrix(wires=wire)\n")
-
-
 #: upstream checks that accept a program that does not solve the challenge; the judge gives
-#: upstream's verdict (docs/benchmarks/qhack.md, "Weak public checks"). If one of these stops
-#: being AC, the judge became stricter than upstream: update the doc's table.
+#: upstream's verdict, and the record says so in ``weak_check`` (docs/benchmarks/qhack.md, "Weak
+#: public checks"; the programs are in solutions/weak/, test_weak_checks.py checks the records).
+#: If one of these stops being AC, the judge became stricter than upstream: update both.
 WEAK: dict[str, tuple[str, str]] = {
-    # the fidelity from a Hadamard/CNOT circuit; GHZ_circuit, whose gates check() reads, is junk
-    "ghz_fidelity_from_another_circuit": ("2024/GHZ_inn", '''
-import pennylane as qml
-import pennylane.numpy as np
+    name: (cid, (SOLUTIONS / "weak" / f"{cid}.py").read_text()) for name, cid in (
+        ("ghz_fidelity_from_another_circuit", "2024/GHZ_inn"),
+        ("market_fidelity_from_another_circuit", "2024/market_quantum_trinkets"),
+        ("trotterization_without_noise", "2023/fall_of_sqynet_400"))}
 
-def _real(noise_param, n_qubits):
-    qml.Hadamard(wires=0)
-    for i in range(1, n_qubits):
-        qml.CNOT(wires=[0, i])
-        qml.DepolarizingChannel(noise_param, wires=i)
-    return qml.state()
-
-def GHZ_circuit(noise_param, n_qubits):
-    qml.RY(0.1, wires=0)
-    return qml.state()
-
-def GHZ_fidelity(noise_param, n_qubits):
-    dev = qml.device("default.mixed", wires=n_qubits)
-    rho = qml.QNode(_real, dev)(noise_param, n_qubits)
-    ghz = np.zeros(2**n_qubits)
-    ghz[0] = ghz[-1] = 1 / np.sqrt(2)
-    return float(np.real(ghz @ rho @ ghz))
-'''),
-    "market_fidelity_from_another_circuit": ("2024/market_quantum_trinkets", _market_decoy()),
-    # the noise is ignored: fidelity 1 is ">=" every expected value
-    "trotterization_without_noise": ("2023/fall_of_sqynet_400",
-                                     _solution("2023/fall_of_sqynet_400").replace(
-        "    qml.DepolarizingChannel(p, wires=target)",
-        "    qml.DepolarizingChannel(0 * p, wires=target)")),
-}
 
 CASES = {**{n: (c, code) for n, (c, code) in STYLES.items()},
          **{n: (c, code) for n, (c, code, _, _) in ATTACKS.items()},
