@@ -55,6 +55,16 @@ WRONG_FAILS: dict[str, tuple[int, ...]] = {
     "2024/hockey_night_cave": (0, 1),
     "2024/fireworks_qutropolis": (0,),
     "2024/triple_H_hotel": (0, 1),
+    "2022/algorithms_200_AdaptingTopology_template": (1,),
+    "2022/algorithms_300_AdderQFT_template": (0, 1),
+    "2022/games_200_CHSH_template": (0, 1),
+    "2022/pennylane101_400_FiniteDifferenceGradient_template": (0, 1),
+    "2022/qchem_300_Universality_Givens_template": (0, 1),
+    "2023/a_tale_of_timbits_100": (0, 1),
+    "2023/tutorial_3": (1,),
+    "2023/tutorial_7": (0, 1),
+    "2024/mach_zender_cabin": (0, 1),
+    "2024/rainy_days_retreat": (0,),
 }
 
 

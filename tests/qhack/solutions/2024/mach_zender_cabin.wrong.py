@@ -1,0 +1,16 @@
+import pennylane as qml
+import pennylane.numpy as np
+
+
+def beam_splitter(r):
+    t = np.sqrt(1 - r ** 2)
+    return np.array([[r, t], [t, -r]])
+
+
+@qml.qnode(dev)
+def mz_interferometer(r):
+    B = beam_splitter(r)
+    qml.QubitUnitary(B, wires=0)
+    m_a = qml.measure(0)
+    qml.cond(m_a == 0, qml.QubitUnitary)(B, wires=0)
+    return qml.probs([0])
