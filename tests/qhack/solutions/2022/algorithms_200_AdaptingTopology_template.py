@@ -7,7 +7,7 @@ def bfs_distance(start, goal):
     queue = deque([start])
     while queue:
         node = queue.popleft()
-        for nxt in graph[node]:
+        for nxt in graph[node]:  # noqa: F821 (given by the template)
             if nxt not in seen:
                 seen[nxt] = seen[node] + 1
                 queue.append(nxt)

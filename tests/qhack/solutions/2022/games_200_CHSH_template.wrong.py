@@ -8,7 +8,7 @@ def prepare_entangled(alpha, beta):
     qml.CNOT(wires=[0, 1])
 
 
-@qml.qnode(dev)
+@qml.qnode(dev)  # noqa: F821 (given by the template)
 def chsh_circuit(theta_A0, theta_A1, theta_B0, theta_B1, x, y, alpha, beta):
     prepare_entangled(alpha, beta)
     qml.RY(-2 * (theta_A0 if x == 0 else theta_A1), wires=0)

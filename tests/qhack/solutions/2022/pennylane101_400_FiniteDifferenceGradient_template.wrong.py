@@ -1,4 +1,3 @@
-import sys
 import pennylane as qml
 from pennylane import numpy as np
 
@@ -11,7 +10,7 @@ def my_finite_diff_grad(params):
         # QHACK #
         shift = np.zeros_like(params)
         shift[i] = 1e-3
-        gradients[i] = (cost(params + shift) - cost(params - shift)) / 1e-3
+        gradients[i] = (cost(params + shift) - cost(params - shift)) / 1e-3  # noqa: F821 (template)
         # QHACK #
 
     return gradients
