@@ -113,6 +113,21 @@ def harness_bound(chunks: list[Chunk]) -> set[str]:
     return out
 
 
+def harness_imported(chunks: list[Chunk]) -> set[str]:
+    """The top-level names the harness binds only by its import statements (``np``, ``qml``)."""
+    out: set[str] = set()
+    for c in chunks:
+        if c.kind == "import":
+            try:
+                tree = _parse(c.text)
+            except SyntaxError:
+                continue
+            for stmt in tree.body:
+                out |= bound_names(stmt)
+    others = harness_bound([c for c in chunks if c.kind != "import"]) - set(HARNESS_NAMES)
+    return out - others
+
+
 def _reaches(node: ast.AST) -> str | None:
     """Why a statement must not run outside a function: it stores into an attribute or item, or
     names something that reaches modules, globals or builtins."""
@@ -171,6 +186,9 @@ def prepare(problem: Any, code: str) -> Prepared:
     chunks = chunks_of(problem)
     required = list(get(problem, "solution_functions"))
     protected = harness_bound(chunks) - set(required)
+    # an import may replace a harness import (``from pennylane import numpy as np`` over the
+    # template's ``import numpy as np``), as an edited import line did in a pasted template
+    importable = harness_imported(chunks)
     lines = code.splitlines()
     kept: list[str] = []
     defined: dict[str, ast.AST] = {}
@@ -181,7 +199,8 @@ def prepare(problem: Any, code: str) -> Prepared:
             if _reaches(node):
                 dropped.append("import *")
                 continue
-            names = [a for a in node.names if (a.asname or a.name).split(".")[0] not in protected]
+            names = [a for a in node.names if (a.asname or a.name).split(".")[0] not in protected
+                     or (a.asname or a.name).split(".")[0] in importable]
             if len(names) < len(node.names):
                 dropped.extend((a.asname or a.name) for a in node.names if a not in names)
                 if not names:
