@@ -268,7 +268,7 @@ def _script_line_ok(got: str, want: str, rel: float | None) -> bool:
     g, w = _tokens(got), _tokens(want)
     if len(g) != len(w):
         return False
-    for a, b in zip(g, w):
+    for a, b in zip(g, w, strict=True):
         try:
             fa, fb = float(a), float(b)
         except ValueError:
