@@ -44,6 +44,7 @@ NEW = (
     "2023/a_tale_of_timbits_100",
     "2023/tutorial_3",
     "2023/tutorial_7",
+    "2023/tutorial_8",
     "2024/mach_zender_cabin",
     "2024/rainy_days_retreat",
 )  # 2022/games_200_CHSH_template is left out here: 150 optimiser steps, judged in the reference test
@@ -200,6 +201,26 @@ def mz_interferometer(r):
     went_through_1 = qml.measure(0)
     qml.cond(went_through_1, qml.QubitUnitary)(beam_splitter(r), wires=0)
     return qml.probs([0])
+'''),
+    ("tutorial8_defer_and_ops_list", "2023/tutorial_8", '''
+import pennylane as qml
+from pennylane import numpy as np
+
+FIRST_LAYER = [qml.Hadamard] * 4
+
+
+@qml.qnode(dev)  # noqa: F821 (the template's device)
+def circuit(angles):
+    angles = np.array(angles, requires_grad=False)
+    for wire, gate in enumerate(FIRST_LAYER):
+        gate(wires=wire)
+    qml.RX(angles[0], wires=0)
+    qml.CNOT(wires=[0, 1])
+    qml.CNOT(wires=[2, 3])
+    measured = [qml.measure(w) for w in (0, 2)]
+    qml.cond(sum(measured[1:], measured[0]) >= 1, qml.U3)(*angles[1:], wires=3)
+    qml.PauliZ(3)
+    return qml.probs(wires=3)
 '''),
     ("rainy_ctrl_helper", "2024/rainy_days_retreat", '''
 import pennylane as qml
