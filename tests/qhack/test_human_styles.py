@@ -42,6 +42,7 @@ NEW = (
     "2022/pennylane101_400_FiniteDifferenceGradient_template",
     "2022/qchem_300_Universality_Givens_template",
     "2023/a_tale_of_timbits_100",
+    "2023/a_tale_of_timbits_200",
     "2023/tutorial_3",
     "2023/tutorial_7",
     "2023/tutorial_8",

@@ -61,6 +61,7 @@ WRONG_FAILS: dict[str, tuple[int, ...]] = {
     "2022/pennylane101_400_FiniteDifferenceGradient_template": (0, 1),
     "2022/qchem_300_Universality_Givens_template": (0, 1),
     "2023/a_tale_of_timbits_100": (0, 1),
+    "2023/a_tale_of_timbits_200": (0, 1, 2),
     "2023/tutorial_3": (1,),
     "2023/tutorial_7": (0, 1),
     "2023/tutorial_8": (0, 1, 2),
