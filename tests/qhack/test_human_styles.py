@@ -43,6 +43,7 @@ NEW = (
     "2022/qchem_300_Universality_Givens_template",
     "2023/a_tale_of_timbits_100",
     "2023/a_tale_of_timbits_200",
+    "2023/fall_of_sqynet_300",
     "2023/tutorial_3",
     "2023/tutorial_7",
     "2023/tutorial_8",
@@ -222,6 +223,25 @@ def circuit(angles):
     qml.cond(sum(measured[1:], measured[0]) >= 1, qml.U3)(*angles[1:], wires=3)
     qml.PauliZ(3)
     return qml.probs(wires=3)
+'''),
+    ("sqynet300_analytic_with_unused_qnode", "2023/fall_of_sqynet_300", '''
+import math
+
+import pennylane as qml
+from pennylane import numpy as np
+
+
+def half_life(gamma, p):
+    num_wires = 1
+    dev = qml.device("default.mixed", wires=num_wires)
+
+    @qml.qnode(dev)
+    def noise(gamma):
+        pass
+
+    # dP1/dt = -gamma * (P1 - (1 - p)), P1(0) = 1/2; solved for P1(T) = 1/4
+    ratio = (p - 0.75) / (p - 0.5)
+    return np.tensor(-math.log(ratio) / gamma, requires_grad=True)
 '''),
     ("rainy_ctrl_helper", "2024/rainy_days_retreat", '''
 import pennylane as qml
