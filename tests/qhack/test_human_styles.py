@@ -40,6 +40,7 @@ NEW = (
     "2022/algorithms_200_AdaptingTopology_template",
     "2022/algorithms_300_AdderQFT_template",
     "2022/pennylane101_400_FiniteDifferenceGradient_template",
+    "2022/pennylane101_500_BitflipErrorCode_template",
     "2022/qchem_300_Universality_Givens_template",
     "2023/a_tale_of_timbits_100",
     "2023/a_tale_of_timbits_200",
@@ -107,6 +108,29 @@ def my_finite_diff_grad(params):
     grads = [(cost(params + h * e) - cost(params - h * e)) / (2 * h)  # noqa: F821 (template)
              for e in eye]
     return np.array(grads)
+'''),
+    ("bitflip_dict_and_list_return", "2022/pennylane101_500_BitflipErrorCode_template", '''
+import pennylane as qml
+
+SYNDROME_TO_SLOT = {(0, 0): 0, (1, 1): 1, (1, 0): 2, (0, 1): 3}
+
+
+def error_wire(circuit_output):
+    readout = [0.0] * 4
+    for index, prob in enumerate(circuit_output):
+        readout[SYNDROME_TO_SLOT[(index >> 1, index & 1)]] = float(prob)
+    return readout
+
+
+@qml.qnode(dev)  # noqa: F821 (the template's device)
+def circuit(p, alpha, tampered_wire):
+    qml.QubitDensityMatrix(density_matrix(alpha), wires=[0, 1, 2])  # noqa: F821 (template)
+    for target in (1, 2):
+        qml.CNOT(wires=[0, target])
+    qml.BitFlip(p, wires=int(tampered_wire))
+    for target in (1, 2):
+        qml.CNOT(wires=[0, target])
+    return qml.probs(wires=[1, 2])
 '''),
     ("shor_class_and_draw", "2023/tutorial_3", '''
 import pennylane as qml

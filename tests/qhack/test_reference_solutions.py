@@ -60,6 +60,7 @@ WRONG_FAILS: dict[str, tuple[int, ...]] = {
     "2022/algorithms_300_AdderQFT_template": (0, 1),
     "2022/games_200_CHSH_template": (0, 1),
     "2022/pennylane101_400_FiniteDifferenceGradient_template": (0, 1),
+    "2022/pennylane101_500_BitflipErrorCode_template": (1,),
     "2022/qchem_300_Universality_Givens_template": (0, 1),
     "2023/a_tale_of_timbits_100": (0, 1),
     "2023/a_tale_of_timbits_200": (0, 1, 2),
