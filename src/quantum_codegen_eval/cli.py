@@ -172,6 +172,21 @@ def _read_completion(path: str) -> str:
         raise InputError(f"completion file {path} is not UTF-8 (byte {exc.start})") from exc
 
 
+def _terminal(text: str) -> str:
+    """Program-controlled text made safe for a terminal: line breaks and tabs stay, any other
+    control or format character (ESC, carriage return, bidi overrides) and lone surrogates are
+    shown as ``\\xNN`` / ``\\uXXXX``, so output cannot rewrite the verdict line above it."""
+    import unicodedata
+
+    def safe(ch: str) -> str:
+        if ch in "\n\t" or (unicodedata.category(ch)[0] != "C"
+                             and unicodedata.category(ch) not in ("Zl", "Zp")):
+            return ch
+        return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+    return "".join(map(safe, text))
+
+
 def _cmd_judge(args: argparse.Namespace) -> int:
     from .benchmarks.base import get
     from .feedback import feedback_prompt
@@ -186,16 +201,17 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     if args.json:
         out = verdict.to_dict()
         out["feedback"] = feedback
-        print(json.dumps(out, default=str))
+        print(json.dumps(out, default=str))  # ASCII: escapes every control character
     else:
         print(f"{verdict.problem_id}: {verdict.status}  ({verdict.tests_passed}/{verdict.tests_total} tests)")
         if verdict.message:
-            print(verdict.message)
+            print(_terminal(verdict.message))
         for t in verdict.tests:
             mark = "ok  " if t.passed else "FAIL"
-            print(f"  {mark} {t.name}" + (f": {t.message}" if t.message and not t.passed else ""))
+            print(f"  {mark} {_terminal(str(t.name))}"
+                  + (f": {_terminal(t.message)}" if t.message and not t.passed else ""))
         if feedback:
-            print("\nfeedback:\n" + feedback)
+            print("\nfeedback:\n" + _terminal(feedback))
     return EXIT_OK if verdict.passed else EXIT_FAIL
 
 
