@@ -16,6 +16,11 @@ from typing import Any
 
 from .predictions import Sample
 
+#: the metrics read at most this many characters of candidate code, extracted from at most twice
+#: as many of the completion (a 30 MB completion took minutes and gigabytes); such a sample is
+#: still scored, marked ``metrics_truncated``
+MAX_METRIC_CHARS = 100_000
+
 CODEBLEU_KEYS = ("codebleu", "ngram_match", "weighted_ngram_match", "syntax_match",
                  "dataflow_match")
 
@@ -47,8 +52,9 @@ def candidate_codes(bench: Any, samples: Iterable[Sample], problems: dict[str, A
         if s.format_error or s.problem_id not in problems:
             out[s.key] = None
             continue
-        try:
-            out[s.key] = bench.candidate_code(problems[s.problem_id], s.completion)
+        try:  # extraction parses the code: bounded input (a 30 MB completion took 7 GB here)
+            out[s.key] = bench.candidate_code(problems[s.problem_id],
+                                              s.completion[:2 * MAX_METRIC_CHARS])
         except Exception:  # noqa: BLE001 - an odd completion must not stop the other scores
             out[s.key] = None
     return out
@@ -66,6 +72,9 @@ def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[
         code = codes[s.key]
         if not code:
             continue
+        if len(code) > MAX_METRIC_CHARS or len(s.completion) > 2 * MAX_METRIC_CHARS:
+            code = codes[s.key] = code[:MAX_METRIC_CHARS]
+            out.per_sample[s.key]["metrics_truncated"] = True
         record = problems[s.problem_id]
         ref = bench.reference(record)
         if ref:
