@@ -204,7 +204,7 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
     per_problem = []
     for pid, vs in by_problem.items():
         row = {"problem_id": pid, "group": bench.group(problems[pid]), "n": len(vs),
-               "correct": sum(v.passed for v in vs),
+               "correct": sum(v.passed and not v.judge_error for v in vs),  # an error never passes
                "partial_credit": sum(v.partial_credit for v in vs) / len(vs),
                "statuses": {st: c for st in STATUSES if (c := sum(v.status == st for v in vs))}}
         flags = _flags_of(problems[pid], vs)
@@ -227,7 +227,7 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
     if "pass@k" in metrics or "partial_credit" in metrics:
         summary["pass@k"] = _pass_at_k_table(per_problem, k)
     if "errors" in metrics:
-        failed = [r for r in per_sample if r["status"] != "AC"]
+        failed = [r for r in per_sample if r["status"] != "AC" or r["judge_error"]]
         counts = Counter("judge_error" if r["judge_error"] else (r["error_class"] or "unclassified")
                          for r in failed)
         summary["errors"] = {c: counts[c] for c in (*ERROR_CLASSES, "judge_error", "unclassified")
