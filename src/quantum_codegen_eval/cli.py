@@ -254,6 +254,10 @@ def _resume_command(argv: list[str]) -> str:
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from .evaluate import EvaluationInterrupted, evaluate
 
+    bad_k = [k for k in args.k or () if k < 1]
+    if bad_k:
+        print(f"qce evaluate: -k must be a positive integer, got {bad_k[0]}", file=sys.stderr)
+        return EXIT_USAGE
     store = args.store or str(Path(args.out) / "results.jsonl")
     try:
         report = evaluate(

@@ -114,6 +114,10 @@ def evaluate(
     from .scoring import score, summarise
 
     started = time.time()
+    k = tuple(k)
+    bad_k = [x for x in k if not isinstance(x, int) or isinstance(x, bool) or x < 1]
+    if bad_k:  # before judging anything, not after
+        raise ValueError(f"pass@k: k must be a positive integer, got {bad_k[0]!r}")
     bench = benchmark if isinstance(benchmark, Benchmark) else get(benchmark)
     if config is not None or problems is None:  # the default config, named in the report
         config = bench.check_config(config)

@@ -279,3 +279,14 @@ def test_qce_judge_output_cannot_rewrite_the_verdict_line(tmp_path, capsys):
     assert rc == cli.EXIT_FAIL
     assert out.startswith(f"{BELL}: RE  (0/1 tests)\n")
     assert "\x1b" not in out and "\r" not in out and "\\x1b[1A" in out
+
+
+def test_a_bad_k_is_refused_before_judging(tmp_path, capsys):
+    with pytest.raises(ValueError, match="positive integer, got 0"):
+        evaluate({BELL: [RIGHT]}, "sample", "qiskit", k=(1, 0), sandbox=object())  # never used
+    preds = tmp_path / "p.jsonl"
+    preds.write_bytes(_line({"id": BELL, "completion": RIGHT}))
+    rc = cli.main(["evaluate", str(preds), "--benchmark", "sample", "-k", "0",
+                   "--out", str(tmp_path / "o"), "--no-progress"])
+    assert rc == cli.EXIT_USAGE and "-k must be a positive integer" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
