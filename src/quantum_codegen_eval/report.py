@@ -9,6 +9,7 @@ against, and an error distribution table (error classes of failed samples, verdi
 from __future__ import annotations
 
 import json
+import math
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +33,9 @@ class Report:
                 "signatures": self.signatures}
 
     def to_json(self, **kwargs: Any) -> str:
-        return json.dumps(self.to_dict(), default=str, **kwargs)
+        """Strict JSON: a NaN or infinity (a verdict's details can hold numbers a program
+        produced) is written as null, never as the ``NaN`` most JSON parsers reject."""
+        return json.dumps(_finite(self.to_dict()), default=str, allow_nan=False, **kwargs)
 
     def to_markdown(self) -> str:
         return render_markdown(self)
@@ -46,6 +49,16 @@ class Report:
         paths["markdown"].write_text(self.to_markdown())
         paths.update(plot_report(self, out))
         return paths
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 # ---------------------------------------------------------------- rendering

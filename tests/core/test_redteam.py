@@ -290,3 +290,12 @@ def test_a_bad_k_is_refused_before_judging(tmp_path, capsys):
                    "--out", str(tmp_path / "o"), "--no-progress"])
     assert rc == cli.EXIT_USAGE and "-k must be a positive integer" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_report_json_is_strict_when_details_hold_nan():
+    v = Verdict("sample", BELL, "WA", details={"got": float("nan"), "norm": [float("inf"), 1.0]})
+    report = _summary({BELL: [v]}, k=(1,))
+    text = report.to_json()
+    assert "NaN" not in text and "Infinity" not in text
+    details = json.loads(text)["per_sample"][0]["verdict"]["details"]
+    assert details == {"got": None, "norm": [None, 1.0]}
