@@ -270,7 +270,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
               f"resume with: {_resume_command(args.argv)}", file=sys.stderr)
         return EXIT_INTERRUPTED
     paths = report.save(args.out)
-    print(json.dumps(report.summary, indent=2, default=str) if args.json else report.to_markdown())
+    from .report import strict_json
+
+    print(strict_json(report.summary, indent=2) if args.json else report.to_markdown())
     others = ", ".join(p.name for key, p in paths.items() if key != "markdown")
     print(f"report written to {paths['markdown']} (also {others}); results in {store}",
           file=sys.stderr)

@@ -132,6 +132,8 @@ def evaluate(
     done: dict[str, dict[str, Any]] = {}
     store_path = Path(store) if store is not None else None
     if store_path is not None:
+        if store_path.exists() and not store_path.is_file():
+            raise ValueError(f"result store {store_path} is not a file")
         if store_path.exists() and store_path.stat().st_size and not resume:
             raise FileExistsError(
                 f"result store {store_path} already has results: pass resume=True (--resume) to "

@@ -35,7 +35,7 @@ class Report:
     def to_json(self, **kwargs: Any) -> str:
         """Strict JSON: a NaN or infinity (a verdict's details can hold numbers a program
         produced) is written as null, never as the ``NaN`` most JSON parsers reject."""
-        return json.dumps(_finite(self.to_dict()), default=str, allow_nan=False, **kwargs)
+        return strict_json(self.to_dict(), **kwargs)
 
     def to_markdown(self) -> str:
         return render_markdown(self)
@@ -49,6 +49,12 @@ class Report:
         paths["markdown"].write_text(self.to_markdown())
         paths.update(plot_report(self, out))
         return paths
+
+
+def strict_json(value: Any, **kwargs: Any) -> str:
+    """``json.dumps`` that writes NaN and infinities as null (strict JSON) and odd objects as
+    their ``str``."""
+    return json.dumps(_finite(value), default=str, allow_nan=False, **kwargs)
 
 
 def _finite(value: Any) -> Any:

@@ -299,3 +299,13 @@ def test_report_json_is_strict_when_details_hold_nan():
     assert "NaN" not in text and "Infinity" not in text
     details = json.loads(text)["per_sample"][0]["verdict"]["details"]
     assert details == {"got": None, "norm": [None, 1.0]}
+
+
+def test_a_store_that_is_a_directory_is_one_line(tmp_path, capsys):
+    preds = tmp_path / "p.jsonl"
+    preds.write_bytes(_line({"id": GHZ, "completion": ""}))
+    for extra in ([], ["--resume"]):
+        rc = cli.main(["evaluate", str(preds), "--benchmark", "sample", "--store", str(tmp_path),
+                       "--out", str(tmp_path / "o"), "--no-progress", *extra])
+        err = capsys.readouterr().err
+        assert rc == cli.EXIT_INPUT and "is not a file" in err and "Traceback" not in err
