@@ -85,6 +85,7 @@ def _row_samples(rows: Iterable[tuple[str, Any]]) -> list[Sample]:
     out: list[Sample] = []
     seen: dict[tuple[str, int], list[str]] = {}
     counters: dict[str, int] = {}
+    bad_rows: dict[str, int] = {}
     for source, row in rows:
         if isinstance(row, _Unreadable):
             out.append(Sample(f"<{source}>", 0, "", source, row.message, unreadable=True))
@@ -101,16 +102,13 @@ def _row_samples(rows: Iterable[tuple[str, Any]]) -> list[Sample]:
             continue
         pid = str(pid)
         bad_index = _bad_index(row["sample"]) if "sample" in row else None
-        index = counters.get(pid, 0) if "sample" not in row or bad_index else row["sample"]
+        if bad_index:  # a failed sample of its problem, under a key no valid row can take
+            bad_rows[pid] = bad_rows.get(pid, 0) + 1
+            out.append(Sample(pid, -bad_rows[pid], "", source, f"{source}: {bad_index}"))
+            continue
+        index = row["sample"] if "sample" in row else counters.get(pid, 0)
         counters[pid] = max(counters.get(pid, 0), index + 1)
         completion = row.get("completion", row.get("code", row.get("generation")))
-        if bad_index:  # its own key, counted as a failed sample of its problem
-            while (pid, index) in seen:
-                index = counters[pid]
-                counters[pid] += 1
-            seen[(pid, index)] = [source]
-            out.append(Sample(pid, index, "", source, f"{source}: {bad_index}"))
-            continue
         if (pid, index) in seen:
             first = seen[(pid, index)]
             first.append(source)

@@ -78,9 +78,17 @@ def test_each_hostile_line_is_one_clear_format_record(tmp_path):
         assert len(sample_.format_error) < 200 and len(sample_.key) < 200
         sample_.key.encode("utf-8")  # storable
         assert sample_.completion == "" or sample_.completion == "y"
-    # a bad 'sample' never takes an index away from a good row, nor is counted twice
     keys = [s.key for s in samples]
     assert len(keys) == len(set(keys))
+    assert [k for k in keys if k.startswith(f"{BELL}#-")] == [f"{BELL}#-{i}" for i in range(1, 6)]
+
+
+def test_a_bad_sample_index_never_takes_a_valid_rows_key():
+    rows = [{"id": BELL, "sample": 0.0, "completion": WRONG}, {"id": BELL, "sample": 0, "completion": RIGHT},
+            {"id": BELL, "completion": RIGHT}]
+    samples = read_predictions(rows)
+    assert [(s.key, s.format_error is None) for s in samples] == [
+        (f"{BELL}#-1", False), (f"{BELL}#0", True), (f"{BELL}#1", True)]
 
 
 def test_whole_json_file_errors_are_one_line(tmp_path):
