@@ -201,7 +201,9 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     if args.json:
         out = verdict.to_dict()
         out["feedback"] = feedback
-        print(json.dumps(out, default=str))  # ASCII: escapes every control character
+        from .report import strict_json
+
+        print(strict_json(out))  # ASCII, strict: control characters escaped, NaN as null
     else:
         print(f"{verdict.problem_id}: {verdict.status}  ({verdict.tests_passed}/{verdict.tests_total} tests)")
         if verdict.message:
