@@ -172,6 +172,21 @@ def _read_completion(path: str) -> str:
         raise InputError(f"completion file {path} is not UTF-8 (byte {exc.start})") from exc
 
 
+def _terminal(text: str) -> str:
+    """Program-controlled text made safe for a terminal: line breaks and tabs stay, any other
+    control or format character (ESC, carriage return, bidi overrides) and lone surrogates are
+    shown as ``\\xNN`` / ``\\uXXXX``, so output cannot rewrite the verdict line above it."""
+    import unicodedata
+
+    def safe(ch: str) -> str:
+        if ch in "\n\t" or (unicodedata.category(ch)[0] != "C"
+                             and unicodedata.category(ch) not in ("Zl", "Zp")):
+            return ch
+        return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+    return "".join(map(safe, text))
+
+
 def _cmd_judge(args: argparse.Namespace) -> int:
     from .benchmarks.base import get
     from .feedback import feedback_prompt
@@ -186,16 +201,19 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     if args.json:
         out = verdict.to_dict()
         out["feedback"] = feedback
-        print(json.dumps(out, default=str))
+        from .report import strict_json
+
+        print(strict_json(out))  # ASCII, strict: control characters escaped, NaN as null
     else:
         print(f"{verdict.problem_id}: {verdict.status}  ({verdict.tests_passed}/{verdict.tests_total} tests)")
         if verdict.message:
-            print(verdict.message)
+            print(_terminal(verdict.message))
         for t in verdict.tests:
             mark = "ok  " if t.passed else "FAIL"
-            print(f"  {mark} {t.name}" + (f": {t.message}" if t.message and not t.passed else ""))
+            print(f"  {mark} {_terminal(str(t.name))}"
+                  + (f": {_terminal(t.message)}" if t.message and not t.passed else ""))
         if feedback:
-            print("\nfeedback:\n" + feedback)
+            print("\nfeedback:\n" + _terminal(feedback))
     return EXIT_OK if verdict.passed else EXIT_FAIL
 
 
@@ -238,6 +256,10 @@ def _resume_command(argv: list[str]) -> str:
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from .evaluate import EvaluationInterrupted, evaluate
 
+    bad_k = [k for k in args.k or () if k < 1]
+    if bad_k:
+        print(f"qce evaluate: -k must be a positive integer, got {bad_k[0]}", file=sys.stderr)
+        return EXIT_USAGE
     store = args.store or str(Path(args.out) / "results.jsonl")
     try:
         report = evaluate(
@@ -250,7 +272,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
               f"resume with: {_resume_command(args.argv)}", file=sys.stderr)
         return EXIT_INTERRUPTED
     paths = report.save(args.out)
-    print(json.dumps(report.summary, indent=2, default=str) if args.json else report.to_markdown())
+    from .report import strict_json
+
+    print(strict_json(report.summary, indent=2) if args.json else report.to_markdown())
     others = ", ".join(p.name for key, p in paths.items() if key != "markdown")
     print(f"report written to {paths['markdown']} (also {others}); results in {store}",
           file=sys.stderr)

@@ -114,6 +114,10 @@ def evaluate(
     from .scoring import score, summarise
 
     started = time.time()
+    k = tuple(k)
+    bad_k = [x for x in k if not isinstance(x, int) or isinstance(x, bool) or x < 1]
+    if bad_k:  # before judging anything, not after
+        raise ValueError(f"pass@k: k must be a positive integer, got {bad_k[0]!r}")
     bench = benchmark if isinstance(benchmark, Benchmark) else get(benchmark)
     if config is not None or problems is None:  # the default config, named in the report
         config = bench.check_config(config)
@@ -128,6 +132,8 @@ def evaluate(
     done: dict[str, dict[str, Any]] = {}
     store_path = Path(store) if store is not None else None
     if store_path is not None:
+        if store_path.exists() and not store_path.is_file():
+            raise ValueError(f"result store {store_path} is not a file")
         if store_path.exists() and store_path.stat().st_size and not resume:
             raise FileExistsError(
                 f"result store {store_path} already has results: pass resume=True (--resume) to "
@@ -146,11 +152,8 @@ def evaluate(
             key = sample.key
             prior = done.get(key)
             if prior is not None:
-                if prior.get("completion_hash") != completion_hash(sample.completion):
-                    raise ValueError(
-                        f"result store {store}: {key} was judged for a different completion "
-                        f"than {sample.source} gives now; use a new store for changed predictions")
-                verdicts[key] = with_error_class(Verdict.from_dict(prior["verdict"]))
+                verdicts[key] = with_error_class(_stored_verdict(store, prior, sample, bench.name,
+                                                                 config))
                 bar.update()
                 continue
             if sample.format_error:
@@ -172,14 +175,15 @@ def evaluate(
                 verdict = jobs
             verdicts[key] = with_error_class(verdict)
             if result_store is not None:
-                _save(result_store, key, sample, verdicts[key])
+                _save(result_store, key, sample, verdicts[key], (bench.name, config))
             bar.update()
 
         own_sandbox = sandbox is None and any(jobs for _, jobs in planned.values())
         if own_sandbox:
             sandbox = Sandbox(workers=workers)
         if planned:
-            _run_planned(planned, judge, problems, sandbox, verdicts, result_store, bar)
+            _run_planned(planned, judge, problems, sandbox, verdicts, result_store, bar,
+                         (bench.name, config))
     except KeyboardInterrupt:
         _stop(sandbox if own_sandbox else None, result_store, bar)
         # every decided verdict is in the store (saved as it was decided, or read from it)
@@ -208,12 +212,34 @@ def _stop(sandbox: Any, store: Any, bar: _Progress) -> None:
             signal.signal(signal.SIGINT, previous)
 
 
-def _save(store: Any, key: str, sample: Sample, verdict: Verdict) -> None:
+def _save(store: Any, key: str, sample: Sample, verdict: Verdict,
+          run: tuple[str, str | None]) -> None:
     store.add({"key": key, "problem_id": sample.problem_id, "sample": sample.index,
+               "benchmark": run[0], "config": run[1],
                "completion_hash": completion_hash(sample.completion), "verdict": verdict.to_dict()})
 
 
-def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> None:
+def _stored_verdict(store: Any, prior: dict[str, Any], sample: Sample, benchmark: str,
+                    config: str | None) -> Verdict:
+    """The verdict a resumed run reuses: only one judged in the same benchmark and config, for
+    the byte-identical completion; anything else is an error naming the store and the sample."""
+    where = f"result store {store}: {sample.key}"
+    if prior.get("completion_hash") != completion_hash(sample.completion):
+        raise ValueError(f"{where} was judged for a different completion than {sample.source} "
+                         "gives now; use a new store for changed predictions")
+    try:
+        verdict = Verdict.from_dict(prior["verdict"])
+    except Exception as exc:  # noqa: BLE001 - a hand-edited or foreign record
+        raise ValueError(f"{where}: unreadable stored verdict ({type(exc).__name__}); use a new "
+                         "store") from None
+    was = (prior.get("benchmark", benchmark), prior.get("config", config))  # older stores: unchecked
+    if was != (benchmark, config) or verdict.problem_id != sample.problem_id:
+        raise ValueError(f"{where} was judged in another run ({was[0]}, config {was[1]!r}; this "
+                         f"run: {benchmark}, config {config!r}); use a new store")
+    return verdict
+
+
+def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar, run) -> None:
     """Run every sample's jobs through one pool, stage by stage; decide a sample when the last
     job of its current stage is back (``decide`` returns the verdict or the next stage)."""
     import heapq
@@ -254,7 +280,7 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar) -> Non
         sample, _ = planned[key]
         verdicts[key] = verdict = with_error_class(verdict)
         if store is not None:
-            _save(store, key, sample, verdict)
+            _save(store, key, sample, verdict, run)
         bar.update()
 
     def step(key: str) -> None:

@@ -48,11 +48,44 @@ class PredictionsError(ValueError):
     """The predictions as a whole cannot be read (not a file, not JSON, wrong top-level type)."""
 
 
+MAX_ID_CHARS = 1000  # a longer "id" names no problem; it is reported, not echoed whole
+MAX_SAMPLE_INDEX = 10**9
+
+
+def _bad_text(text: str) -> str | None:
+    """Why ``text`` cannot be stored or reported (a lone surrogate from a JSON escape), or None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"not valid Unicode (lone surrogate at character {exc.start})"
+    return None
+
+
+def _bad_id(pid: Any, source: str) -> str | None:
+    if pid is None or not isinstance(pid, (str, int)) or isinstance(pid, bool):
+        return f"{source}: missing or invalid 'id' field"
+    if isinstance(pid, int):
+        return None if abs(pid) < 10**MAX_ID_CHARS // 10 else f"{source}: 'id' is too long"
+    if len(pid) > MAX_ID_CHARS:
+        return f"{source}: 'id' is too long ({len(pid)} characters)"
+    why = _bad_text(pid)
+    return f"{source}: 'id' is {why}" if why else None
+
+
+def _bad_index(value: Any) -> str | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SAMPLE_INDEX:
+        return None
+    shown = repr(value) if isinstance(value, (int, float, str)) and len(repr(value)) < 40 \
+        else type(value).__name__
+    return f"'sample' must be an integer from 0 to {MAX_SAMPLE_INDEX}, got {shown}"
+
+
 def _row_samples(rows: Iterable[tuple[str, Any]]) -> list[Sample]:
     """Rows are (source, row) pairs; rows that are not dicts or lack fields become format errors."""
     out: list[Sample] = []
     seen: dict[tuple[str, int], list[str]] = {}
     counters: dict[str, int] = {}
+    bad_rows: dict[str, int] = {}
     for source, row in rows:
         if isinstance(row, _Unreadable):
             out.append(Sample(f"<{source}>", 0, "", source, row.message, unreadable=True))
@@ -63,15 +96,17 @@ def _row_samples(rows: Iterable[tuple[str, Any]]) -> list[Sample]:
                               unreadable=True))
             continue
         pid = row.get("id", row.get("task_id", row.get("problem_id")))
-        if pid is None or not isinstance(pid, (str, int)) or isinstance(pid, bool):
-            out.append(Sample(f"<{source}>", 0, "", source, f"{source}: missing or invalid 'id' field",
-                              unreadable=True))
+        bad = _bad_id(pid, source)
+        if bad:
+            out.append(Sample(f"<{source}>", 0, "", source, bad, unreadable=True))
             continue
         pid = str(pid)
-        if "sample" in row and isinstance(row["sample"], int) and not isinstance(row["sample"], bool):
-            index = row["sample"]
-        else:
-            index = counters.get(pid, 0)
+        bad_index = _bad_index(row["sample"]) if "sample" in row else None
+        if bad_index:  # a failed sample of its problem, under a key no valid row can take
+            bad_rows[pid] = bad_rows.get(pid, 0) + 1
+            out.append(Sample(pid, -bad_rows[pid], "", source, f"{source}: {bad_index}"))
+            continue
+        index = row["sample"] if "sample" in row else counters.get(pid, 0)
         counters[pid] = max(counters.get(pid, 0), index + 1)
         completion = row.get("completion", row.get("code", row.get("generation")))
         if (pid, index) in seen:
@@ -94,6 +129,9 @@ def _checked(pid: str, index: int, completion: Any, source: str) -> Sample:
                       f"{source}: completion is {type(completion).__name__}, not a string")
     if not completion.strip():
         return Sample(pid, index, completion, source, f"{source}: empty completion")
+    why = _bad_text(completion)
+    if why:
+        return Sample(pid, index, "", source, f"{source}: completion is {why}")
     return Sample(pid, index, completion, source)
 
 
@@ -102,10 +140,38 @@ class _Unreadable:
     message: str
 
 
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _row_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSONL row object; a repeated key (which of two completions?) makes the line unreadable."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(f"duplicate key {key[:40]!r} in one object")
+        out[key] = value
+    return out
+
+
+def _parse(text: str) -> Any:
+    """``json.loads`` whose every failure is a ValueError with a one-line message."""
+    try:
+        return json.loads(text, object_pairs_hook=_row_object)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"invalid JSON ({exc.msg}, line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("invalid JSON (nested too deeply)") from None
+    except ValueError as exc:  # a duplicate key, an integer with thousands of digits
+        raise ValueError(f"invalid JSON ({str(exc).split(';')[0]})") from None
+
+
 def _jsonl_rows(path: Path) -> Iterable[tuple[str, Any]]:
     with path.open("rb") as fh:
         for lineno, raw in enumerate(fh, 1):
             source = f"{path.name} line {lineno}"
+            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark
+                raw = raw[3:]
             if not raw.strip():
                 continue
             try:
@@ -114,23 +180,18 @@ def _jsonl_rows(path: Path) -> Iterable[tuple[str, Any]]:
                 yield source, _Unreadable(f"{source}: not UTF-8 (byte {exc.start})")
                 continue
             try:
-                yield source, json.loads(text)
-            except json.JSONDecodeError as exc:
-                yield source, _Unreadable(f"{source}: invalid JSON ({exc.msg}, column {exc.colno})")
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise PredictionsError(f"duplicate key {key!r} in the predictions object")
-        out[key] = value
-    return out
+                yield source, _parse(text)
+            except ValueError as exc:
+                yield source, _Unreadable(f"{source}: {exc}")
 
 
 def _mapping_samples(mapping: Mapping[Any, Any], origin: str) -> list[Sample]:
     out: list[Sample] = []
-    for pid, value in mapping.items():
+    for n, (pid, value) in enumerate(mapping.items()):
+        bad = _bad_id(pid, f"{origin}key {n}")
+        if bad:
+            out.append(Sample(f"<{origin}key {n}>", 0, "", f"{origin}key {n}", bad, unreadable=True))
+            continue
         pid = str(pid)
         values = value if isinstance(value, (list, tuple)) else [value]
         for i, completion in enumerate(values):
@@ -147,12 +208,12 @@ def read_predictions(predictions: Any) -> list[Sample]:
         if path.suffix == ".jsonl":
             return _row_samples(_jsonl_rows(path))
         try:
-            data = json.loads(path.read_bytes().decode("utf-8"), object_pairs_hook=_no_duplicate_keys)
+            data = _parse(path.read_bytes().decode("utf-8-sig"))
         except UnicodeDecodeError as exc:
             raise PredictionsError(f"{path}: not UTF-8 (byte {exc.start}); use JSONL to keep the "
                                    "other predictions when one is unreadable") from exc
-        except json.JSONDecodeError as exc:
-            raise PredictionsError(f"{path}: invalid JSON ({exc.msg}, line {exc.lineno})") from exc
+        except ValueError as exc:
+            raise PredictionsError(f"{path}: {exc}") from exc
         return read_predictions_data(data, origin=f"{path.name} ")
     return read_predictions_data(predictions)
 

@@ -9,6 +9,8 @@ against, and an error distribution table (error classes of failed samples, verdi
 from __future__ import annotations
 
 import json
+import math
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,9 @@ class Report:
                 "signatures": self.signatures}
 
     def to_json(self, **kwargs: Any) -> str:
-        return json.dumps(self.to_dict(), default=str, **kwargs)
+        """Strict JSON: a NaN or infinity (a verdict's details can hold numbers a program
+        produced) is written as null, never as the ``NaN`` most JSON parsers reject."""
+        return strict_json(self.to_dict(), **kwargs)
 
     def to_markdown(self) -> str:
         return render_markdown(self)
@@ -47,6 +51,22 @@ class Report:
         return paths
 
 
+def strict_json(value: Any, **kwargs: Any) -> str:
+    """``json.dumps`` that writes NaN and infinities as null (strict JSON) and odd objects as
+    their ``str``."""
+    return json.dumps(_finite(value), default=str, allow_nan=False, **kwargs)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
 # ---------------------------------------------------------------- rendering
 
 
@@ -58,14 +78,43 @@ def _fmt(value: Any, pct: bool = True) -> str:
     return str(value)
 
 
+# what could end a table cell or a code span, or start HTML; backslash so that "\\|" stays inert
+_MARKDOWN = {"|": "\\|", "`": "\\`", "\\": "\\\\", "<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+def inline(value: Any, limit: int = 200, code: bool = False) -> str:
+    """``value`` as inert one-line Markdown text (``code``: for inside a code span, where a
+    backtick is shown as ``\\u0060``). Ids and messages come from the predictions file and the
+    programs, so no character may start a line, a table cell, HTML or a terminal escape: control,
+    format and separator characters and lone surrogates are shown as ``\\uXXXX``. Cut to
+    ``limit`` characters."""
+    text = str(value)
+    out = []
+    for ch in text[:limit]:
+        if code and ch == "`":
+            out.append(f"\\u{ord(ch):04x}")
+        elif code:
+            out.append(ch if unicodedata.category(ch)[0] != "C"
+                       and unicodedata.category(ch) not in ("Zl", "Zp") else f"\\u{ord(ch):04x}")
+        elif ch in _MARKDOWN:
+            out.append(_MARKDOWN[ch])
+        elif unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp"):
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out) + ("…" if len(text) > limit else "")
+
+
 def _table(header: list[str], rows: list[list[Any]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    lines = ["| " + " | ".join(inline(c) for c in header) + " |",
+             "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(inline(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
 def _some(items: list[str], n: int = 10) -> str:
-    return ", ".join(items[:n]) + (f", ... ({len(items) - n} more)" if len(items) > n else "")
+    return ", ".join(inline(x) for x in items[:n]) + (
+        f", ... ({len(items) - n} more)" if len(items) > n else "")
 
 
 def _reference_label(kinds: dict[str, int] | None) -> str:
@@ -87,7 +136,7 @@ def _reference_note(kinds: dict[str, int] | None) -> list[str]:
 
 def render_markdown(report: Report) -> str:
     s = report.summary
-    title = report.benchmark + (f" ({report.config})" if report.config else "")
+    title = inline(_title(report))
     out = [f"# Evaluation report: {title}", "",
            f"{s['predictions']} predictions on {s['problems_with_predictions']} problems "
            f"in {s['seconds']} s."]
@@ -106,7 +155,7 @@ def render_markdown(report: Report) -> str:
     if s.get("flags"):
         out += ["", "## Caveats", "", "These counted problems need a caveat (see the benchmark's "
                 "documentation):", ""]
-        out += [f"- `{pid}`: {'; '.join(why)}" for pid, why in s["flags"].items()]
+        out += [f"- `{inline(pid, code=True)}`: {inline('; '.join(why), 1000)}" for pid, why in s["flags"].items()]
     if "pass@k" in s:
         table = s["pass@k"]
         ks = [key for key in next(iter(table.values())) if key.startswith("pass@")]
@@ -137,10 +186,10 @@ def render_markdown(report: Report) -> str:
                 + (f" ({h['unparsable']} did not parse)" if h["unparsable"] else "")
                 + (f"; {h['samples_with_wrong_version_api']} use an API removed from or newer than "
                    "the target version" if h["samples_with_wrong_version_api"] else "")
-                + (". Most common: " + ", ".join(f"`{n}` ({c})" for n, c in h["most_common"])
+                + (". Most common: " + ", ".join(f"`{inline(n, code=True)}` ({c})" for n, c in h["most_common"])
                    if h["most_common"] else ".")]
     if report.signatures:
-        out += ["", "Signatures:", ""] + [f"- `{sig}`" for sig in report.signatures.values()]
+        out += ["", "Signatures:", ""] + [f"- `{inline(sig, 1000, code=True)}`" for sig in report.signatures.values()]
     return "\n".join(out) + "\n"
 
 

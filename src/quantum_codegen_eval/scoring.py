@@ -16,6 +16,11 @@ from typing import Any
 
 from .predictions import Sample
 
+#: the metrics read at most this many characters of candidate code, extracted from at most twice
+#: as many of the completion (a 30 MB completion took minutes and gigabytes); such a sample is
+#: still scored, marked ``metrics_truncated``
+MAX_METRIC_CHARS = 100_000
+
 CODEBLEU_KEYS = ("codebleu", "ngram_match", "weighted_ngram_match", "syntax_match",
                  "dataflow_match")
 
@@ -47,8 +52,9 @@ def candidate_codes(bench: Any, samples: Iterable[Sample], problems: dict[str, A
         if s.format_error or s.problem_id not in problems:
             out[s.key] = None
             continue
-        try:
-            out[s.key] = bench.candidate_code(problems[s.problem_id], s.completion)
+        try:  # extraction parses the code: bounded input (a 30 MB completion took 7 GB here)
+            out[s.key] = bench.candidate_code(problems[s.problem_id],
+                                              s.completion[:2 * MAX_METRIC_CHARS])
         except Exception:  # noqa: BLE001 - an odd completion must not stop the other scores
             out[s.key] = None
     return out
@@ -66,6 +72,9 @@ def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[
         code = codes[s.key]
         if not code:
             continue
+        if len(code) > MAX_METRIC_CHARS or len(s.completion) > 2 * MAX_METRIC_CHARS:
+            code = codes[s.key] = code[:MAX_METRIC_CHARS]
+            out.per_sample[s.key]["metrics_truncated"] = True
         record = problems[s.problem_id]
         ref = bench.reference(record)
         if ref:
@@ -195,7 +204,7 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
     per_problem = []
     for pid, vs in by_problem.items():
         row = {"problem_id": pid, "group": bench.group(problems[pid]), "n": len(vs),
-               "correct": sum(v.passed for v in vs),
+               "correct": sum(v.passed and not v.judge_error for v in vs),  # an error never passes
                "partial_credit": sum(v.partial_credit for v in vs) / len(vs),
                "statuses": {st: c for st in STATUSES if (c := sum(v.status == st for v in vs))}}
         flags = _flags_of(problems[pid], vs)
@@ -218,7 +227,7 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
     if "pass@k" in metrics or "partial_credit" in metrics:
         summary["pass@k"] = _pass_at_k_table(per_problem, k)
     if "errors" in metrics:
-        failed = [r for r in per_sample if r["status"] != "AC"]
+        failed = [r for r in per_sample if r["status"] != "AC" or r["judge_error"]]
         counts = Counter("judge_error" if r["judge_error"] else (r["error_class"] or "unclassified")
                          for r in failed)
         summary["errors"] = {c: counts[c] for c in (*ERROR_CLASSES, "judge_error", "unclassified")

@@ -52,7 +52,7 @@ class ResultStore:
             if line:
                 try:
                     rec = json.loads(line)
-                except ValueError as e:
+                except (ValueError, RecursionError) as e:
                     if pos == len(data):
                         break
                     raise ValueError(f"{self.path}: corrupt record at byte {good}: {e}") from e
@@ -73,6 +73,10 @@ class ResultStore:
             raise ValueError(f"{self.path}: record without {self.key!r}: {str(rec)[:200]}")
         rec[self.key] = k
         line = json.dumps(rec, ensure_ascii=False, default=str) + "\n"
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (from a JSON escape): \uXXXX reads back same
+            line = json.dumps(rec, default=str) + "\n"
         with self._lock:
             if k in self._records:
                 return False
