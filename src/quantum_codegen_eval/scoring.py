@@ -74,9 +74,8 @@ def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[
             out.reference_kinds[kind] = out.reference_kinds.get(kind, 0) + 1
     refs, cands = [r for _, r, _ in pairs], [c for _, _, c in pairs]
     if pairs and "codebleu" in metrics:
-        from .metrics.codebleu import codebleu
-
         from .metrics.codebleu import MAX_CHARS as CB_MAX
+        from .metrics.codebleu import codebleu
 
         try:
             cb = codebleu(refs, cands, variant="quantum", lang=lang)
