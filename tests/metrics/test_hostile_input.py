@@ -213,3 +213,16 @@ def test_scoring_keeps_other_samples():
     assert out.codebleu["truncated"] == 2 and out.rouge_l["truncated"] == 2
     assert [i for i, r in enumerate(rows) if "metrics_truncated_at" in r] == [3, 5]
     assert out.hallucination["samples_checked"] + out.hallucination["unparsable"] == len(samples)
+
+
+def test_linear_fence_scanner_matches_the_regex():
+    from quantum_codegen_eval.codeblocks import _FENCE, _blocks
+
+    rng = random.Random(0)
+    parts = ["```", "````", "~~~", "```python", "```py x", " ```", "``` ", "\t~~~~", "x = 1", "",
+             "```\r", "`` ", "````python", "~~~ js", "```\u00e9", "a```"]
+    for _ in range(20_000):
+        text = "\n".join(rng.choice(parts) for _ in range(rng.randrange(0, 12)))
+        text += "\n" * rng.randrange(2)
+        want = [(m.group(2), m.group(3), m.end()) for m in _FENCE.finditer(text)]
+        assert [tuple(b) for b in _blocks(text)] == want, repr(text)
