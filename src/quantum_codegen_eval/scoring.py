@@ -83,21 +83,34 @@ def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[
             out.reference_kinds[kind] = out.reference_kinds.get(kind, 0) + 1
     refs, cands = [r for _, r, _ in pairs], [c for _, _, c in pairs]
     if pairs and "codebleu" in metrics:
+        from .metrics.codebleu import MAX_CHARS as CB_MAX
         from .metrics.codebleu import codebleu
 
-        cb = codebleu(refs, cands, variant="quantum", lang=lang)
-        out.codebleu = {key: cb[key] for key in CODEBLEU_KEYS} | {"pairs": len(pairs)}
-        out.signatures["codebleu"] = cb["signature"]
-        for (key, _, _), row in zip(pairs, cb["per_sample"], strict=True):
-            out.per_sample[key]["codebleu"] = row.get("codebleu")
+        try:
+            cb = codebleu(refs, cands, variant="quantum", lang=lang)
+        except Exception as exc:  # noqa: BLE001 - a metric bug must not lose the verdicts
+            out.codebleu = {"error": f"{type(exc).__name__}: {exc}"[:300], "pairs": len(pairs)}
+        else:
+            out.codebleu = {key: cb[key] for key in CODEBLEU_KEYS} | {
+                "pairs": len(pairs), "truncated": sum(len(c) > CB_MAX for c in cands)}
+            out.signatures["codebleu"] = cb["signature"]
+            for (key, _, code), row in zip(pairs, cb["per_sample"], strict=True):
+                out.per_sample[key]["codebleu"] = row.get("codebleu")
+                if len(code) > CB_MAX:
+                    out.per_sample[key]["metrics_truncated_at"] = CB_MAX
     if pairs and "rouge_l" in metrics:
         from .metrics.rouge import rouge_l
 
-        rl = rouge_l(refs, cands, tokenizer="code")
-        out.rouge_l = {key: rl[key] for key in ("precision", "recall", "f")} | {"pairs": len(pairs)}
-        out.signatures["rouge_l"] = rl["signature"]
-        for (key, _, _), row in zip(pairs, rl["per_sample"], strict=True):
-            out.per_sample[key]["rouge_l_f"] = row.get("f")
+        try:
+            rl = rouge_l(refs, cands, tokenizer="code")
+        except Exception as exc:  # noqa: BLE001 - a metric bug must not lose the verdicts
+            out.rouge_l = {"error": f"{type(exc).__name__}: {exc}"[:300], "pairs": len(pairs)}
+        else:
+            out.rouge_l = {key: rl[key] for key in ("precision", "recall", "f")} | {
+                "pairs": len(pairs), "truncated": rl.truncated}
+            out.signatures["rouge_l"] = rl["signature"]
+            for (key, _, _), row in zip(pairs, rl["per_sample"], strict=True):
+                out.per_sample[key]["rouge_l_f"] = row.get("f")
     if lang == "pennylane" and "hallucination" in metrics:
         out.hallucination = _hallucinations(samples, codes, problems, out.per_sample)
     if not {"codebleu", "rouge_l"} & metrics:
@@ -118,7 +131,7 @@ def _hallucinations(samples: list[Sample], codes: dict[str, str | None], problem
         version = getattr(problems[s.problem_id], "pennylane_version", None)
         try:
             findings = find_hallucinations(code, pennylane_version=version)
-        except CodeParseError:
+        except (CodeParseError, RecursionError, MemoryError, UnicodeError):
             unparsable += 1
             per_sample[s.key]["hallucinated"] = None
             continue

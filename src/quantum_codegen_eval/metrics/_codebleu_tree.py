@@ -36,6 +36,28 @@ _OPENING = {**dict.fromkeys(DATAFLOW_SPECIAL, _SPECIAL), **dict.fromkeys(STRINGI
 
 _TABLES: dict[object, tuple[dict[int, str], dict[int, bool]]] = {}
 
+# ``str()`` of a node recurses in C (``ts_node_string``) and overflows the C stack (a segfault,
+# not an exception) on a subtree some 30000 levels deep, which a broken 40000-link attribute
+# chain gives. In a tree with parse errors nested deeper than this, error nodes are keyed by
+# their structure instead (see :func:`flatten`).
+STR_DEPTH_LIMIT = 4000
+
+
+def _deeper_than(root, limit: int) -> bool:
+    """Whether the tree below ``root`` is nested more than ``limit`` levels deep."""
+    cur = root.walk()
+    depth = 0
+    while True:
+        if cur.goto_first_child():
+            depth += 1
+            if depth > limit:
+                return True
+            continue
+        while not cur.goto_next_sibling():
+            if not cur.goto_parent():
+                return False
+            depth -= 1
+
 
 class _KindTable(dict):
     """kind id -> value, filled from ``language`` for ids it was not built with."""
@@ -191,6 +213,9 @@ def flatten(root, language, syntax: SyntaxIds, ascii_text: bool = False) -> Flat
     inner, inner_spans = tree.inner_leaves, tree.inner_spans
     subtrees = tree.subtrees
     errors = root.has_error
+    # too deep for ``str()`` of its error nodes: they get structural keys (never equal to an
+    # error-free node's key; not the reference's s-expression identity, which would crash)
+    structural = errors and _deeper_than(root, STR_DEPTH_LIMIT)
     plain_tokens = ascii_text and not errors
     cur = root.walk()
     kind = root.kind_id
@@ -262,7 +287,9 @@ def flatten(root, language, syntax: SyntaxIds, ascii_text: bool = False) -> Flat
         while not cur.goto_next_sibling():
             # Close node i (the cursor is back on it).
             cur.goto_parent()
-            if error or key[0] is None:
+            if structural and error:
+                k = ids.setdefault(("\0error", *key), len(ids))
+            elif error or key[0] is None:
                 k = ids.setdefault(str(cur.node), len(ids))
             else:
                 k = ids.setdefault(tuple(key), len(ids))

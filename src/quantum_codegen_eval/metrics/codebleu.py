@@ -20,6 +20,7 @@ the program's quantum key set K(c)), with a Qiskit counterpart under ``lang="qis
 from __future__ import annotations
 
 import gc
+import re
 import warnings
 from collections import Counter
 from collections.abc import Sequence
@@ -50,7 +51,24 @@ LANGS = ("python", "pennylane", "qiskit")
 COMPONENTS = ("ngram_match", "weighted_ngram_match", "syntax_match", "dataflow_match")
 _KEYWORDS = frozenset(PYTHON_KEYWORDS)
 
+#: predictions longer than this are scored on their first ``MAX_CHARS`` characters (a warning
+#: counts them); docs/metrics/codebleu.md
+MAX_CHARS = 200_000
+
 _PARSER = None
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(s: str) -> str:
+    """``s`` with lone surrogates (``"\\ud800"``, which a JSON prediction can carry and UTF-8
+    cannot encode) replaced by U+FFFD; any other string unchanged."""
+    if s.isascii():
+        return s
+    try:
+        s.encode("utf8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", s)
+    return s
 
 
 def _parser():
@@ -230,7 +248,7 @@ def _normalise_refs(references: Any, n_pred: int) -> list[list[str]]:
         for j, r in enumerate(group):
             if not isinstance(r, str):
                 raise TypeError(f"references[{i}][{j}] is {type(r).__name__}, not str")
-        out.append([r.strip() for r in group])
+        out.append([encodable(r).strip() for r in group])
     return out
 
 
@@ -260,6 +278,7 @@ def codebleu(
     weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
     qml_weight: float = 3.0,
     per_sample: bool = True,
+    max_chars: int | None = MAX_CHARS,
 ) -> CodeBLEUScore:
     """Corpus CodeBLEU of ``predictions`` against ``references``.
 
@@ -270,7 +289,8 @@ def codebleu(
     :class:`~.results.CodeBLEUScore`: ``codebleu``, the four components, ``per_sample`` (one
     :class:`~.results.CodeBLEUComponents` per pair, each pair scored as a corpus of one),
     ``signature`` and ``warnings``; it reads as a dict too (``out["codebleu"]``,
-    ``out.as_dict()``).
+    ``out.as_dict()``). A prediction longer than ``max_chars`` characters is scored on its first
+    ``max_chars`` (a warning counts them; ``None``: no cap).
     """
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
@@ -289,12 +309,19 @@ def codebleu(
         if not isinstance(p, str):
             raise TypeError(f"predictions[{i}] is {type(p).__name__}, not str")
     refs = _normalise_refs(references, len(predictions))
+    long = 0
+    if max_chars is not None and any(len(p) > max_chars for p in predictions):
+        long = sum(len(p) > max_chars for p in predictions)
+        predictions = [p[:max_chars] for p in predictions]
     with _no_cyclic_gc():
         memo = _Memo(variant, lang, float(qml_weight))
-        stats = [_pair_stats(memo, r, p.strip()) for r, p in zip(refs, predictions, strict=True)]
+        stats = [_pair_stats(memo, r, encodable(p).strip()) for r, p in zip(refs, predictions, strict=True)]
         del memo  # freed while collection is paused, so no collection walks it
     total = _scores(stats, variant, weights)
     notes = _lang_warnings(refs, predictions, variant, lang)
+    if long:
+        notes.append(f"codebleu: {long} of {len(predictions)} predictions are longer than "
+                     f"{max_chars} characters and were scored on their first {max_chars}")
     for note in notes:
         warnings.warn(note, UserWarning, stacklevel=2)
     return CodeBLEUScore(

@@ -43,6 +43,9 @@ __all__ = ["CodeParseError", "Finding", "HallucinationRate", "find_hallucination
 
 Status = Literal["ok", "hallucinated", "removed", "too_new", "private"]
 INDEX_FILE = "pennylane_api_index.json.xz"
+#: longer code is not checked (:class:`CodeParseError`): ``ast`` needs ~500 bytes per byte of
+#: a pathological line; docs/metrics/hallucination.md
+MAX_CHARS = 200_000
 
 
 class CodeParseError(ValueError):
@@ -325,8 +328,9 @@ def _ts_references(code: str) -> list[tuple[str, str, int, int]]:
     """:func:`_references` for code that ``ast`` rejects: imports (and what binds ``qml``) from
     tree-sitter's error-tolerant parse, then attribute chains and ``qml.device("...")`` calls
     from the tokens."""
-    from .codebleu import _parser
+    from .codebleu import _parser, encodable
 
+    code = encodable(code)
     root = _parser().parse(code.encode("utf8")).root_node
     data = code.encode("utf8")
 
@@ -414,8 +418,11 @@ def _parse(code: str) -> ast.AST:
         return ast.parse(code)
     except SyntaxError as exc:
         raise CodeParseError(f"line {exc.lineno}: {exc.msg}", exc.lineno) from None
-    except ValueError as exc:  # null bytes
+    except ValueError as exc:  # null bytes, lone surrogates
         raise CodeParseError(str(exc)) from None
+    except (RecursionError, MemoryError) as exc:  # a 10**4-link attribute chain, a huge line
+        raise CodeParseError(f"too deeply nested or too large to parse ({type(exc).__name__})"
+                             ) from None
 
 
 def find_hallucinations(code: str, pennylane_version: str | None = None, *,
@@ -439,6 +446,10 @@ def find_hallucinations(code: str, pennylane_version: str | None = None, *,
     index = index or load_index()
     bit = resolve_target(pennylane_version, index)
     versions = index["versions"]
+    if len(code) > MAX_CHARS:
+        raise CodeParseError(f"code too long to check: {len(code)} characters > {MAX_CHARS}")
+    if code.startswith("\ufeff"):
+        code = code[1:]  # a byte order mark: Python skips it in a source file
     plugins = tuple(devices)
     try:
         refs, recovered = _references(_parse(code)), False

@@ -18,6 +18,7 @@ ValueError: pass@5: problem 0 has n=3 samples, fewer than k=5
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -93,10 +94,21 @@ def _validate(n, c, k) -> tuple[np.ndarray, np.ndarray, int]:
     return ns, cs, k
 
 
+_TERMS = 1_000_000  # more factors than this: the k-factor or log-gamma form
+
+
 def _estimate(n: int, c: int, k: int) -> float:
     if n - c < k:
         return 1.0
-    return float(1.0 - np.prod(1.0 - k / np.arange(n - c + 1, n + 1, dtype=np.float64)))
+    if c <= _TERMS:
+        return float(1.0 - np.prod(1.0 - k / np.arange(n - c + 1, n + 1, dtype=np.float64)))
+    # Huge counts (the product above would allocate c floats): the same ratio
+    # C(n-c, k) / C(n, k) as k factors, or through log-gamma when k is huge too.
+    if k <= _TERMS:
+        j = np.arange(k, dtype=np.float64)
+        return float(1.0 - np.prod((n - c - j) / (n - j)))
+    return float(1.0 - math.exp(math.lgamma(n - c + 1) - math.lgamma(n - c - k + 1)
+                                - math.lgamma(n + 1) + math.lgamma(n - k + 1)))
 
 
 def pass_at_k_per_problem(n, c, k: int) -> np.ndarray:

@@ -89,3 +89,4 @@ class RougeLScore(RougeComponents):
 
     per_sample: tuple[RougeComponents, ...] = ()
     signature: str = ""
+    truncated: int = 0  # predictions scored on their first ``rouge.MAX_CHARS`` characters

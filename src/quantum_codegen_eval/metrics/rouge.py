@@ -19,7 +19,11 @@ from collections.abc import Sequence
 from .results import RougeComponents, RougeLScore
 from .signature import make_signature, package_version
 
-__all__ = ["CodeTokenizer", "rouge_l"]
+__all__ = ["MAX_CHARS", "CodeTokenizer", "lcs_length", "rouge_l"]
+
+#: predictions longer than this are scored on their first ``MAX_CHARS`` characters (counted in
+#: ``RougeLScore.truncated``); docs/metrics/rouge_l.md
+MAX_CHARS = 200_000
 
 _CODE_TOKEN = re.compile(
     r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"  # identifiers and dotted names
@@ -40,15 +44,17 @@ class CodeTokenizer:
 
 
 def rouge_l(references: Sequence[str], predictions: Sequence[str], *,
-            tokenizer: str = "default", use_stemmer: bool = False) -> RougeLScore:
+            tokenizer: str = "default", use_stemmer: bool = False,
+            max_chars: int | None = MAX_CHARS) -> RougeLScore:
     """Sentence-level ROUGE-L (LCS) of each pair, averaged over pairs.
 
     Returns a :class:`~.results.RougeLScore` (``precision``, ``recall``, ``f``, ``per_sample``,
     ``signature``; readable as a dict: ``r["f"]``, ``r.as_dict()``). ``use_stemmer`` applies to the ``default`` tokenizer only (rouge-score's
-    Porter stemmer). Raises ``ValueError`` on unequal lengths, an empty corpus, a non-string
+    Porter stemmer). A prediction longer than ``max_chars`` is scored on its first ``max_chars``
+    characters (counted in ``truncated``; ``None``: no cap). Raises ``ValueError`` on unequal lengths, an empty corpus, a non-string
     entry (naming it) or an unknown tokenizer.
     """
-    from rouge_score import rouge_scorer, tokenizers
+    from rouge_score import scoring, tokenizers
 
     if isinstance(references, str) or isinstance(predictions, str):
         raise ValueError("rouge_l: pass lists of strings, not a single string")
@@ -68,11 +74,21 @@ def rouge_l(references: Sequence[str], predictions: Sequence[str], *,
         tok = CodeTokenizer()
     else:
         raise ValueError(f"rouge_l: unknown tokenizer {tokenizer!r}; use 'default' or 'code'")
-    scorer = rouge_scorer.RougeScorer(["rougeL"], tokenizer=tok)
     per_sample = []
+    truncated = 0
     for r, p in zip(references, predictions, strict=True):
-        s = scorer.score(r, p)["rougeL"]
-        per_sample.append(RougeComponents(s.precision, s.recall, s.fmeasure))
+        if max_chars is not None and len(p) > max_chars:
+            p, truncated = p[:max_chars], truncated + 1
+        # rouge-score's ``_score_lcs`` with the LCS length computed bit-parallel (its table is
+        # O(n*m) time and memory in Python lists: minutes and gigabytes on a long prediction)
+        ref_toks, pred_toks = tok.tokenize(r), tok.tokenize(p)
+        if not ref_toks or not pred_toks:
+            per_sample.append(RougeComponents(0, 0, 0))
+            continue
+        lcs = lcs_length(ref_toks, pred_toks)
+        precision, recall = lcs / len(pred_toks), lcs / len(ref_toks)
+        per_sample.append(RougeComponents(precision, recall,
+                                          scoring.fmeasure(precision, recall)))
     n = len(per_sample)
     fields = {"tokenizer": tokenizer}
     if tokenizer == "default":
@@ -82,6 +98,29 @@ def rouge_l(references: Sequence[str], predictions: Sequence[str], *,
         recall=sum(s.recall for s in per_sample) / n,
         f=sum(s.f for s in per_sample) / n,
         per_sample=tuple(per_sample),
+        truncated=truncated,
         signature=make_signature("rouge_l", **fields, agg="mean",
                                  **{"rouge-score": package_version("rouge-score")}),
     )
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of the longest common subsequence of two token lists, bit-parallel (Hyyro 2004):
+    O(len(b) * len(a) / word size) time, O(len(a)) bits of memory.
+
+    >>> lcs_length("a b c d".split(), "a c x d".split())
+    3
+    """
+    if len(a) > len(b):
+        a, b = b, a
+    masks: dict[str, int] = {}
+    for i, t in enumerate(a):
+        masks[t] = masks.get(t, 0) | (1 << i)
+    full = (1 << len(a)) - 1
+    v = full
+    get = masks.get
+    for t in b:
+        u = v & get(t, 0)
+        if u:
+            v = ((v + u) | (v - u)) & full
+    return len(a) - v.bit_count()
