@@ -16,10 +16,11 @@ from typing import Any
 
 from .predictions import Sample
 
-#: the metrics read at most this many characters of candidate code, extracted from at most twice
-#: as many of the completion (a 30 MB completion took minutes and gigabytes); such a sample is
-#: still scored, marked ``metrics_truncated``
-MAX_METRIC_CHARS = 100_000
+#: the metrics read at most this many characters of candidate code (the metrics' own cap),
+#: extracted from at most twice as many of the completion (a 30 MB completion took minutes and
+#: gigabytes); such a sample is still scored, marked ``metrics_truncated`` /
+#: ``metrics_truncated_at``, and counted as ``truncated`` in the metric's summary
+MAX_METRIC_CHARS = 200_000
 
 CODEBLEU_KEYS = ("codebleu", "ngram_match", "weighted_ngram_match", "syntax_match",
                  "dataflow_match")
@@ -75,6 +76,7 @@ def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[
         if len(code) > MAX_METRIC_CHARS or len(s.completion) > 2 * MAX_METRIC_CHARS:
             code = codes[s.key] = code[:MAX_METRIC_CHARS]
             out.per_sample[s.key]["metrics_truncated"] = True
+            out.per_sample[s.key]["metrics_truncated_at"] = MAX_METRIC_CHARS
         record = problems[s.problem_id]
         ref = bench.reference(record)
         if ref:
@@ -82,8 +84,8 @@ def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[
             kind = bench.reference_kind(record)
             out.reference_kinds[kind] = out.reference_kinds.get(kind, 0) + 1
     refs, cands = [r for _, r, _ in pairs], [c for _, _, c in pairs]
+    truncated = sum("metrics_truncated" in out.per_sample[key] for key, _, _ in pairs)
     if pairs and "codebleu" in metrics:
-        from .metrics.codebleu import MAX_CHARS as CB_MAX
         from .metrics.codebleu import codebleu
 
         try:
@@ -92,12 +94,10 @@ def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[
             out.codebleu = {"error": f"{type(exc).__name__}: {exc}"[:300], "pairs": len(pairs)}
         else:
             out.codebleu = {key: cb[key] for key in CODEBLEU_KEYS} | {
-                "pairs": len(pairs), "truncated": sum(len(c) > CB_MAX for c in cands)}
+                "pairs": len(pairs), "truncated": truncated}
             out.signatures["codebleu"] = cb["signature"]
-            for (key, _, code), row in zip(pairs, cb["per_sample"], strict=True):
+            for (key, _, _), row in zip(pairs, cb["per_sample"], strict=True):
                 out.per_sample[key]["codebleu"] = row.get("codebleu")
-                if len(code) > CB_MAX:
-                    out.per_sample[key]["metrics_truncated_at"] = CB_MAX
     if pairs and "rouge_l" in metrics:
         from .metrics.rouge import rouge_l
 
@@ -107,7 +107,7 @@ def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[
             out.rouge_l = {"error": f"{type(exc).__name__}: {exc}"[:300], "pairs": len(pairs)}
         else:
             out.rouge_l = {key: rl[key] for key in ("precision", "recall", "f")} | {
-                "pairs": len(pairs), "truncated": rl.truncated}
+                "pairs": len(pairs), "truncated": truncated}
             out.signatures["rouge_l"] = rl["signature"]
             for (key, _, _), row in zip(pairs, rl["per_sample"], strict=True):
                 out.per_sample[key]["rouge_l_f"] = row.get("f")
