@@ -183,7 +183,10 @@ def test_prepare_drops_rebinding_of_harness_names():
             "def solve(a, b):\n    np.isclose = None\n    return a + b\n")
     prep = prepare(_problem(), code)
     src = prep.source
-    assert "import math" in src and "json" not in src.replace("np.isclose", "")
+    # an import may replace a name the harness binds by import (an edited import line upstream;
+    # the verdict is decided in the trusted stage, which imports the harness's own modules), but
+    # assignments to it or to its attributes are dropped
+    assert "import json, math" in src and "json =" not in src and "json.loads" not in src
     assert "allclose" not in src and "fidelity" not in src and "setattr" not in src
     assert "helper =" not in src and "helper_ok = 2" in src and "Patch" not in src
     assert "import *" not in src and "def solve" in src
