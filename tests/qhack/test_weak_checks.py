@@ -15,6 +15,8 @@ import pytest
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.judges.base import judge_many
 
+pytestmark = pytest.mark.era  # QHack era environments
+
 WEAK = Path(__file__).parent / "solutions" / "weak"
 
 
