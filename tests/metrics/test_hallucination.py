@@ -108,14 +108,14 @@ def test_alias_forms():
         ("H", "pennylane.Hadamard", 6, "ok"),
         ("CNOT", "pennylane.CNOT", 6, "ok"),
     ]
-    assert find_hallucinations("import numpy as np\nnp.foo()\n") == []
+    assert find_hallucinations("import numpy as np\nnp.foo()\n").findings == ()
     # a bare qml is PennyLane (the community convention) unless something else binds it
     bare = find_hallucinations("qml.Hadamard(0)\nqml.NotImported\n", "0.45")
     assert [(f.path, f.status) for f in bare] == [("pennylane.Hadamard", "ok"),
                                                   ("pennylane.NotImported", "hallucinated")]
     for binding in ("import mylib as qml\n", "qml = object()\n", "def f(qml):\n    pass\n",
                     "from mylib import qml\n", "class qml:\n    pass\n"):
-        assert find_hallucinations(binding + "qml.NotImported\n") == [], binding
+        assert not find_hallucinations(binding + "qml.NotImported\n"), binding
     bad_import = find_hallucinations("from pennylane import MagicGate\n")
     assert [(f.path, f.status) for f in bad_import] == [("pennylane.MagicGate", "hallucinated")]
 
