@@ -80,6 +80,7 @@ def test_resume_judges_only_what_is_missing(tmp_path, sandbox):
     assert len(store.read_text().splitlines()) == len(rows)
 
 
+@pytest.mark.slow  # the demo: both sample configs end to end
 def test_report_files_and_cli_demo(tmp_path):
     out = tmp_path / "demo"
     proc = subprocess.run([sys.executable, "-m", "quantum_codegen_eval", "demo", "--out", str(out)],
