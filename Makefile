@@ -5,14 +5,15 @@
 # predictions as an unprivileged user who must be able to read the interpreter's files.
 PYTHON ?= $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
 VENV ?= .venv
-# reinstalled only when the package's declaration changes (the install is editable)
+# reinstalled only when the package's declaration or its version changes (the install is
+# editable: source changes need none)
 STAMP := $(VENV)/.qce-installed
 LINTED := src loaders dataset_cards tests timing
 
 .PHONY: install test test-fast lint demo
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml src/quantum_codegen_eval/__init__.py
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
 	$(VENV)/bin/python -m pip install -q -e '.[all,test]'
