@@ -146,7 +146,7 @@ def exception_in(text: str | None) -> str | None:
     """The exception type a traceback (or an ``"XError: ..."`` message) ends with, for a judge's
     ``details["exception_type"]``; ``None`` when the text names none.
 
-    >>> exception_in('Traceback (most recent call last):\n  File "x.py"\nNameError: name ...')
+    >>> exception_in('Traceback (most recent call last):\\n  File "x.py"\\nNameError: x')
     'NameError'
     >>> exception_in("the code does not define a function solve()") is None
     True
