@@ -46,6 +46,7 @@ def test_qiskit_sample_verdicts_and_exact_counting(sandbox):
     assert "## pass@k (%)" in md and "## Error distribution" in md
 
 
+@pytest.mark.slow  # PennyLane imported afresh for every sample (the demo covers it too)
 def test_pennylane_sample_hallucinations(sandbox):
     rows = [r for r in _rows() if r["id"].startswith("sample/pl_")]
     report = evaluate(rows, "sample", "pennylane", k=(1,), sandbox=sandbox)

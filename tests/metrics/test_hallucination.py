@@ -173,6 +173,7 @@ def test_check_runs_without_pennylane():
     assert out.stdout.strip() == "['ok', 'hallucinated']"
 
 
+@pytest.mark.slow  # walks the installed PennyLane API in a fresh interpreter
 def test_rebuilding_current_release_gives_the_shipped_names():
     pennylane = pytest.importorskip("pennylane")
     from quantum_codegen_eval.loaders import pennylane_api_index as builder
@@ -304,6 +305,7 @@ def test_references_recovered_from_code_that_does_not_parse():
     assert not any(f.recovered for f in find_hallucinations("import pennylane as qml\nqml.RX"))
 
 
+@pytest.mark.slow  # walks the installed PennyLane API in a fresh interpreter
 def test_rescanning_the_installed_release_gives_the_shipped_supplement():
     """What this checks: the static scan (lazy names, modules whose import fails, private
     names, devices) of the installed PennyLane equals the shipped supplement's bit for that

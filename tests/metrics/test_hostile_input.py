@@ -148,6 +148,7 @@ def test_rouge_l_long_prediction_bounded_and_counted():
         lcs_length(CodeTokenizer().tokenize(ref), toks) / len(toks))
 
 
+@pytest.mark.slow  # a sweep of size bombs through every CodeBLEU variant
 def test_codebleu_size_bombs_bounded():
     bombs = ["x = " + "a+" * 5_000_000 + "a\n", "x = '" + "a" * 3_000_000 + "'\n",
              'x = """' + "a\n" * 1_000_000, "x = " + "(" * 100_000 + ")" * 100_000,

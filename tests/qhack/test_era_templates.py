@@ -94,6 +94,7 @@ def test_era_envs_have_their_pennylane(sandbox):
     assert all(row["ready"] for row in eras.list_envs())
 
 
+@pytest.mark.slow  # creates a virtual environment
 def test_env_falls_back_with_a_warning_and_records_it(tmp_path, monkeypatch):
     """No interpreter of the wanted version: the fallback recipe is built on today's Python, a
     warning names what may differ, and the stamp says so. Naming an interpreter overrides."""
