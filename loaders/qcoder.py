@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from quantum_codegen_eval import upstream
-from quantum_codegen_eval.judges.qcoder import extract_code  # the code the judge would judge
+from quantum_codegen_eval.benchmarks.qcoder import features, judged_code
 from quantum_codegen_eval.upstream import Repo, Tree
 
 CONFIGS = ("problems", "submissions", "revisions")
@@ -326,43 +326,15 @@ def group_revisions(rows: list[dict[str, Any]]) -> tuple[list[dict], list[dict]]
         for i, r in enumerate(items):
             subs.append({"problem": problem, "user": user, "submission_order": r["submission_order"],
                          "version_index": i, "result": r["result"], "code": r["code"],
-                         "extracted_code": extract_code(r["code"])})
+                         "extracted_code": judged_code(r["code"])})
         revs.append({"problem": problem, "user": user, "num_versions": len(items),
                      "submission_orders": [r["submission_order"] for r in items],
-                     "results": results, "codes": [extract_code(r["code"]) for r in items],
+                     "results": results, "codes": [judged_code(r["code"]) for r in items],
                      "first_ac_index": results.index("AC") if "AC" in results else None})
     return subs, revs
 
 
 # --------------------------------------------------------------------------- writing
-
-def features(config: str):
-    """The ``datasets.Features`` of a config (the dataset card declares the same)."""
-    from datasets import Features, List, Value
-
-    s, i, b = Value("string"), Value("int64"), Value("bool")
-    if config == "problems":
-        return Features({
-            "id": s, "contest": s, "statement": s, "problem_statement": s, "template": s,
-            "template_missing": b, "signature": s,
-            "parameters": List({"name": s, "annotation": s}), "return_type": s, "kind": s,
-            "given_circuits": List(s), "parameter_constraints": List(s),
-            "parameter_ranges": List({"name": s, "low": s, "low_strict": b, "high": s,
-                                      "high_strict": b, "constraint": s}),
-            "depth_limit": i, "query_limit_gate": s, "query_limit": i, "global_phase": s,
-            "little_endian": b, "banned_gates": List(s), "registers": List(s), "num_qubits": s,
-            "samples": List({"input": s, "output": s}), "hints": s, "allowed_imports": List(s),
-            "rules": s, "upstream_repo": s, "upstream_commit": s, "upstream_path": s,
-        })
-    if config == "submissions":
-        return Features({"problem": s, "user": s, "submission_order": i, "version_index": i,
-                         "result": s, "code": s, "extracted_code": s})
-    if config == "revisions":
-        return Features({"problem": s, "user": s, "num_versions": i,
-                         "submission_orders": List(i), "results": List(s), "codes": List(s),
-                         "first_ac_index": i})
-    raise ValueError(f"unknown QCoder config {config!r}; expected one of {CONFIGS}")
-
 
 def card_for(counts: dict[str, int], sizes: dict[str, int] | None = None) -> str:
     """The dataset card, keeping only the configs that have rows."""

@@ -33,10 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from quantum_codegen_eval import upstream
+from quantum_codegen_eval.benchmarks.qhack import FEATURES as FEATURES  # the schema, re-exported
+from quantum_codegen_eval.benchmarks.qhack import check_trust
+from quantum_codegen_eval.benchmarks.qhack import features as _features
 from quantum_codegen_eval.dataset_cards import card_body, yaml_header
 from quantum_codegen_eval.formats.qhack_template import parse as _parse
 from quantum_codegen_eval.formats.qhack_template import solution_names, split_template
-from quantum_codegen_eval.judges.qhack.checks import check_trust
 
 YEARS = ("2022", "2023", "2024")
 CONFIGS = ("all", *YEARS)
@@ -52,18 +54,6 @@ CATEGORIES_2022 = {"algorithms": "Quantum Algorithms", "games": "Quantum Games",
                    "pennylane101": "PennyLane 101", "qchem": "Quantum Chemistry",
                    "qml": "Quantum Machine Learning"}
 
-FEATURES: dict[str, Any] = {
-    "id": "string", "year": "int32", "name": "string", "title": "string", "category": "string",
-    "points": "int32", "points_source": "string", "statement": "string", "template": "string",
-    "harness": "string", "driver": "string",
-    "chunks": [{"kind": "string", "name": "string", "code": "string"}],
-    "solution_functions": ["string"],
-    "tests": [{"name": "string", "input": "string", "expected": "string"}],
-    "tolerance": "string", "compare": "string", "time_limit": "float64",
-    "time_limit_source": "string", "contest_time_limit": "float64", "weak_check": "string", "check_trust": "string", "format": "string", "pennylane_version": "string",
-    "era_env": "string", "upstream_repo": "string", "upstream_commit": "string",
-    "upstream_path": "string", "template_file": "string",
-}
 
 
 class SourceError(ValueError):
@@ -317,19 +307,6 @@ def records(source: Any = None, *, github_url: str | None = None,
         if isinstance(exc, upstream.DownloadError):
             raise
         raise SourceError(str(exc)) from exc
-
-
-def _features():
-    import datasets
-
-    def conv(spec):
-        if isinstance(spec, list):
-            return [conv(spec[0])]
-        if isinstance(spec, dict):
-            return {k: conv(v) for k, v in spec.items()}
-        return datasets.Value(spec)
-
-    return datasets.Features({k: conv(v) for k, v in FEATURES.items()})
 
 
 def card_yaml(counts: dict[str, int], sizes: dict[str, int] | None = None) -> str:

@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from quantum_codegen_eval import upstream
-from quantum_codegen_eval.benchmarks.qiskit_humaneval import CONFIGS, FIELDS, SPLIT, task_from_row
+from quantum_codegen_eval.benchmarks.qiskit_humaneval import (
+    CONFIGS,
+    FIELDS,
+    SPLIT,
+    check_mode,
+    task_from_row,
+)
+from quantum_codegen_eval.benchmarks.qiskit_humaneval import features as _features
 from quantum_codegen_eval.dataset_cards import card_body, yaml_header
 from quantum_codegen_eval.upstream import Repo, Tree
 
@@ -72,17 +79,8 @@ def manifest_entries(trees: dict[str, Tree]) -> list[dict[str, Any]]:
             for cfg, rows in records_from_tree(tree).items() for row in rows]
 
 
-def _features():
-    import datasets
-
-    # check_mode (not upstream): how the judge checks the task, see judges.qiskit_humaneval.modes
-    return datasets.Features({f: datasets.Value("string") for f in (*FIELDS, "check_mode")})
-
-
 def _with_check_mode(rows: list[dict[str, str]]) -> list[dict[str, str]]:
     from types import SimpleNamespace
-
-    from quantum_codegen_eval.judges.qiskit_humaneval import check_mode
 
     return [{**row, "check_mode": check_mode(SimpleNamespace(**row))} for row in rows]
 

@@ -28,6 +28,8 @@ if TYPE_CHECKING:  # what editors and type checkers see; at run time names load 
     from .report import Report
     from .verdict import Verdict, classify_error
 
+#: the one declaration of the version (pyproject.toml reads it; CITATION.cff repeats it, a test
+#: checks that they agree)
 __version__ = "0.1.0"
 
 _EXPORTS = {

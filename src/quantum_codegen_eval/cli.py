@@ -127,11 +127,14 @@ def _cmd_build(args: argparse.Namespace) -> int:
     if name not in builders:
         print(f"qce build: unknown dataset {args.dataset!r}; known: {', '.join(builders)}", file=sys.stderr)
         return EXIT_USAGE
-    from .datasets_cache import BUILDABLE, build_dataset
+    from .benchmarks.base import registry
+    from .datasets_cache import build_dataset, from_upstream
 
     options = _options(args.option)
-    if name in BUILDABLE:  # upstream GitHub repositories at pinned commits, verified
-        summary = build_dataset(name, args.out, args.source, github_url=args.github_url, **options)
+    bench = registry().get(name)
+    if bench is not None and from_upstream(bench):  # pinned upstream archives, verified
+        summary = build_dataset(bench, args.out, args.source, github_url=args.github_url,
+                                **options)
     else:
         if args.github_url:
             print(f"qce build: {name} does not download from GitHub; --github-url is not used",

@@ -1,10 +1,12 @@
 """The embedded default: a benchmark's dataset folder, built in the cache on first use.
 
-``dataset_dir(name)`` is what ``load_benchmark(name)``, ``evaluate(...)``, ``qce judge`` and
+``dataset_dir(benchmark)`` is what ``load_benchmark(name)``, ``evaluate(...)``, ``qce judge`` and
 ``qce evaluate`` use when no data folder is given: ``cache_dir("datasets")/<name>/<fingerprint>``
 (closed to other users: the sandbox's user must not read expected outputs),
 where the fingerprint covers the package version, the shipped manifest and the builder, so a
-changed builder never serves a stale folder. The first use downloads the upstream archives at
+changed builder never serves a stale folder. ``benchmark`` is the benchmark's declaration
+(``benchmarks.get(name)``): it names the builder module, so this room keeps no table of them;
+the benchmarks built here are those whose upstream manifest ships with the package. The first use downloads the upstream archives at
 their pinned commits (``$QCE_GITHUB_URL`` or codeload.github.com), verifies them, builds, and says
 once on stderr where the folder went. Without network and without a cached folder it raises
 :class:`DataUnavailable`, whose one-line message names the command that builds from a local copy.
@@ -20,27 +22,45 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .cache import private_dir
 
-#: benchmark -> builder module (the ones built from pinned upstream GitHub archives)
-BUILDABLE = {
-    "qhack": "quantum_codegen_eval.loaders.qhack",
-    "qcoder": "quantum_codegen_eval.loaders.qcoder",
-    "qiskit_humaneval": "quantum_codegen_eval.loaders.qiskit_humaneval",
-}
+
+class Buildable(Protocol):
+    """What this room needs of a benchmark declaration (``benchmarks.base.Benchmark``)."""
+
+    name: str
+    builder: str | None
 
 
 class DataUnavailable(RuntimeError):
     """The dataset is not cached and cannot be built here; the message says what to run."""
 
 
-def build_dataset(name: str, out: str | Path, source: Any = None, *, github_url: str | None = None,
-                  progress: bool = True, **options: Any) -> dict[str, Any]:
-    """Build ``name``'s dataset folder ``out``; ``source`` None downloads the upstream
-    repositories at their pinned commits (every file the builder reads is verified)."""
-    builder = importlib.import_module(BUILDABLE[name])
+def from_upstream(benchmark: Buildable) -> bool:
+    """Whether ``benchmark`` is built from upstream archives pinned by a shipped manifest."""
+    from . import upstream
+
+    return bool(benchmark.builder) and upstream.manifest_path(benchmark.name).is_file()
+
+
+def _builder(benchmark: Buildable) -> Any:
+    if isinstance(benchmark, str) or not from_upstream(benchmark):
+        raise ValueError(f"no built-in dataset for {getattr(benchmark, 'name', benchmark)!r}: pass "
+                         "a benchmark declaration (benchmarks.get(name)) whose upstream manifest "
+                         "ships with the package, or data_dir= / --data-dir")
+    return importlib.import_module(str(benchmark.builder))
+
+
+def build_dataset(benchmark: Buildable, out: str | Path, source: Any = None, *,
+                  github_url: str | None = None, progress: bool = True,
+                  **options: Any) -> dict[str, Any]:
+    """Build ``benchmark``'s dataset folder ``out`` with the builder its declaration names;
+    ``source`` None downloads the upstream repositories at their pinned commits (every file the
+    builder reads is verified)."""
+    builder = _builder(benchmark)
+    name = benchmark.name
     if hasattr(builder, "REPOSITORIES"):  # the builder opens (downloads, verifies) on its own
         return builder.build(source, out, github_url=github_url, progress=progress, **options)
     if source is not None:
@@ -52,12 +72,12 @@ def build_dataset(name: str, out: str | Path, source: Any = None, *, github_url:
         return builder.build(folder, out, **options)
 
 
-def _fingerprint(name: str) -> str:
+def _fingerprint(benchmark: Buildable) -> str:
     from . import __version__, upstream
 
     h = hashlib.sha256(__version__.encode())
-    h.update(upstream.manifest_path(name).read_bytes())
-    spec = importlib.util.find_spec(BUILDABLE[name])
+    h.update(upstream.manifest_path(benchmark.name).read_bytes())
+    spec = importlib.util.find_spec(str(benchmark.builder))
     if spec is not None and spec.origin:
         h.update(Path(spec.origin).read_bytes())
     return h.hexdigest()[:16]
@@ -67,14 +87,15 @@ def _ready(folder: Path) -> bool:
     return (folder / "README.md").is_file()
 
 
-def dataset_dir(name: str, *, github_url: str | None = None, quiet: bool = False) -> Path:
-    """The cached dataset folder of ``name``, built on first use (see the module docstring)."""
+def dataset_dir(benchmark: Buildable, *, github_url: str | None = None,
+                quiet: bool = False) -> Path:
+    """The cached dataset folder of ``benchmark`` (its declaration), built on first use (see the
+    module docstring)."""
     from . import upstream
 
-    if name not in BUILDABLE:
-        raise ValueError(f"no built-in dataset for {name!r}; known: {', '.join(BUILDABLE)} "
-                         "(pass data_dir= / --data-dir for others)")
-    target = private_dir("datasets") / name / _fingerprint(name)
+    _builder(benchmark)
+    name = benchmark.name
+    target = private_dir("datasets") / name / _fingerprint(benchmark)
     if _ready(target):
         return target
     import datasets
@@ -85,7 +106,7 @@ def dataset_dir(name: str, *, github_url: str | None = None, quiet: bool = False
     datasets.disable_progress_bars()  # the download bar is the one worth showing
     try:
         try:
-            build_dataset(name, tmp, github_url=github_url, progress=not quiet)
+            build_dataset(benchmark, tmp, github_url=github_url, progress=not quiet)
         except upstream.DownloadError as exc:
             raise DataUnavailable(
                 f"the {name} dataset is not in the cache and its upstream archive cannot be "

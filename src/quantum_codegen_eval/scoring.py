@@ -89,7 +89,7 @@ def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[
         from .metrics.codebleu import codebleu
 
         try:
-            cb = codebleu(refs, cands, variant="quantum", lang=lang)
+            cb = codebleu(references=refs, predictions=cands, variant="quantum", lang=lang)
         except Exception as exc:  # noqa: BLE001 - a metric bug must not lose the verdicts
             out.codebleu = {"error": f"{type(exc).__name__}: {exc}"[:300], "pairs": len(pairs)}
         else:
@@ -102,7 +102,7 @@ def score(bench: Any, config: str | None, samples: list[Sample], problems: dict[
         from .metrics.rouge import rouge_l
 
         try:
-            rl = rouge_l(refs, cands, tokenizer="code")
+            rl = rouge_l(references=refs, predictions=cands, tokenizer="code")
         except Exception as exc:  # noqa: BLE001 - a metric bug must not lose the verdicts
             out.rouge_l = {"error": f"{type(exc).__name__}: {exc}"[:300], "pairs": len(pairs)}
         else:

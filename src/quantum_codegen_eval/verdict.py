@@ -42,16 +42,19 @@ EXCEPTION_CLASSES: dict[str, str] = {
 
 
 def classify_error(status: str, exception_type: str | None = None, *,
-                   hallucinated: bool = False, raised_in_framework: bool = False) -> str | None:
+                   hallucinated: bool = False, raised_in_framework: bool = False,
+                   broke_contract: bool = False) -> str | None:
     """The error class of a verdict: the one mapping every judge and the report use.
 
     The class follows the status (``STATUS_CLASSES``), except for ``RE``, where it follows the
     exception raised (``EXCEPTION_CLASSES``; another exception, or none, is ``reasoning``).
     ``hallucinated``: the judge found names in the code that the framework does not have (an
     ``RE`` is then ``hallucination`` whatever was raised). ``raised_in_framework``: the
-    traceback shows the exception raised inside the quantum framework, called from the
-    completion's code (an ``RE`` that is not ``formatting`` or ``hallucination`` is then
-    ``api_misuse``).
+    traceback shows the exception raised inside the quantum framework (or on one of its
+    objects), called from the completion's code; ``broke_contract``: the program broke the
+    judge's calling contract (did not load as the harness expects, exited or ended the harness's
+    process, returned what cannot be passed back). With either, an ``RE`` that is not
+    ``formatting`` or ``hallucination`` is ``api_misuse``.
 
     >>> classify_error("RE", "builtins.RuntimeError"), classify_error("RE", "SyntaxError")
     ('reasoning', 'formatting')
@@ -65,7 +68,8 @@ def classify_error(status: str, exception_type: str | None = None, *,
     if hallucinated:
         return "hallucination"
     klass = EXCEPTION_CLASSES.get((exception_type or "").rsplit(".", 1)[-1], "reasoning")
-    return "api_misuse" if raised_in_framework and klass == "reasoning" else klass
+    misuse = raised_in_framework or broke_contract
+    return "api_misuse" if misuse and klass == "reasoning" else klass
 
 
 @dataclass
@@ -138,15 +142,38 @@ class Verdict:
 _LEADING_EXCEPTION = re.compile(r"([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)):")
 
 
-def with_error_class(verdict: Verdict) -> Verdict:
-    """``verdict`` with its class set by :func:`classify_error` (``evaluate`` applies this to
-    every verdict, so a class means the same in every benchmark).
+def exception_in(text: str | None) -> str | None:
+    """The exception type a traceback (or an ``"XError: ..."`` message) ends with, for a judge's
+    ``details["exception_type"]``; ``None`` when the text names none.
 
-    A judge error has no class (it is not the completion's fault). For ``RE`` the judge's
-    ``details["exception_type"]`` (with ``details["hallucinated"]`` and
-    ``details["raised_in_framework"]``) decide; failing those, an
-    exception name that starts the message (``"RuntimeError: ..."``); a verdict with none of
-    these keeps the judge's class, or gets ``reasoning`` when it has none.
+    >>> exception_in('Traceback (most recent call last):\\n  File "x.py"\\nNameError: x')
+    'NameError'
+    >>> exception_in("the code does not define a function solve()") is None
+    True
+    """
+    for line in reversed((text or "").strip().splitlines()[-20:]):
+        named = _LEADING_EXCEPTION.match(line.strip())
+        if named:
+            return named.group(1)
+    return None
+
+
+#: the keys of ``Verdict.details`` a judge reports its evidence in (see :func:`with_error_class`)
+EVIDENCE = ("exception_type", "hallucinated", "raised_in_framework", "broke_contract")
+
+
+def with_error_class(verdict: Verdict) -> Verdict:
+    """``verdict`` with its class set by :func:`classify_error`: the one path by which a verdict
+    gets its class. ``judges.base.judge_many`` (so ``judge_one``, ``qce judge`` and ``refine``)
+    and ``evaluate`` apply it to every verdict; a judge never sets the class itself, it reports
+    evidence in ``details`` (``EVIDENCE``), so the same verdict has the same class everywhere.
+
+    A judge error has no class (``None``: it is not the completion's fault; the report counts
+    it as ``judge_error``, never as a pass). For ``RE`` the evidence decides:
+    ``details["exception_type"]``, ``["hallucinated"]`` (the names, or true),
+    ``["raised_in_framework"]``, ``["broke_contract"]``; without an exception type, an
+    exception name that starts the message (``"RuntimeError: ..."``); with none of these,
+    ``reasoning``. A class the judge put on the verdict is ignored.
     """
     from dataclasses import replace
 
@@ -156,12 +183,11 @@ def with_error_class(verdict: Verdict) -> Verdict:
         klass = None
     elif verdict.status != "RE":
         klass = classify_error(verdict.status)
-    elif d.get("exception_type") or d.get("hallucinated") or named:
+    else:
         klass = classify_error("RE", d.get("exception_type") or (named and named.group(1)),
                                hallucinated=bool(d.get("hallucinated")),
-                               raised_in_framework=bool(d.get("raised_in_framework")))
-    else:
-        klass = verdict.error_class or classify_error("RE")
+                               raised_in_framework=bool(d.get("raised_in_framework")),
+                               broke_contract=bool(d.get("broke_contract")))
     return verdict if klass == verdict.error_class else replace(verdict, error_class=klass)
 
 

@@ -93,9 +93,13 @@ def test_evaluate_applies_the_mapping_to_judge_verdicts():
     assert with_error_class(Verdict("qhack", "P", "MLE")).error_class == "timeout"
     assert with_error_class(Verdict("x", "P", "UME", error_class="hallucination")).error_class \
         == "api_misuse"
-    # a judge with finer evidence and no exception type keeps its class
+    # a judge's finer evidence is in details; a class it sets itself is ignored
     assert with_error_class(Verdict("x", "P", "RE", error_class="hallucination")).error_class \
+        == "reasoning"
+    assert with_error_class(Verdict("x", "P", "RE", details={"hallucinated": True})).error_class \
         == "hallucination"
+    assert with_error_class(Verdict("x", "P", "RE", details={"broke_contract": True})
+                            ).error_class == "api_misuse"
     assert with_error_class(Verdict("x", "P", "RE")).error_class == "reasoning"
     broken = Verdict("x", "P", "RE", error_class="reasoning", details={"judge_error": True})
     assert with_error_class(broken).error_class is None

@@ -46,6 +46,7 @@ def test_qiskit_sample_verdicts_and_exact_counting(sandbox):
     assert "## pass@k (%)" in md and "## Error distribution" in md
 
 
+@pytest.mark.slow  # PennyLane imported afresh for every sample (the demo covers it too)
 def test_pennylane_sample_hallucinations(sandbox):
     rows = [r for r in _rows() if r["id"].startswith("sample/pl_")]
     report = evaluate(rows, "sample", "pennylane", k=(1,), sandbox=sandbox)
@@ -80,6 +81,7 @@ def test_resume_judges_only_what_is_missing(tmp_path, sandbox):
     assert len(store.read_text().splitlines()) == len(rows)
 
 
+@pytest.mark.slow  # the demo: both sample configs end to end
 def test_report_files_and_cli_demo(tmp_path):
     out = tmp_path / "demo"
     proc = subprocess.run([sys.executable, "-m", "quantum_codegen_eval", "demo", "--out", str(out)],

@@ -34,7 +34,14 @@ def test_citation_file_is_cff_1_2_with_both_source_papers():
     assert cff["cff-version"] == "1.2.0"
     for key in ("message", "title", "authors", "version", "license"):
         assert cff[key]
-    assert cff["version"] == tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert "version" not in project and project["dynamic"] == ["version"]  # declared once
+    from importlib import metadata
+
+    import quantum_codegen_eval
+
+    assert cff["version"] == quantum_codegen_eval.__version__
+    assert metadata.version("quantum-codegen-eval") == quantum_codegen_eval.__version__
     titles = [ref["title"] for ref in cff["references"]]
     assert any(t.startswith("PennySynth: RAG-Driven Data Synthesis") for t in titles)
     assert any(t.startswith("QCoder Benchmark: Bridging Language Generation") for t in titles)

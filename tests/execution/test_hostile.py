@@ -118,6 +118,7 @@ def _sandbox_pids(sandbox) -> list[int]:
 
 
 @pytest.mark.skipif(not ROOT, reason="the full suite needs root (unprivileged uid, netns)")
+@pytest.mark.slow  # a sweep: 50 GB allocations, 1 GB of output, fork bombs
 def test_hostile_suite_interleaved(sandbox, tmp_path):
     store_path = tmp_path / "results.jsonl"
     store = ResultStore(store_path)

@@ -131,6 +131,7 @@ def test_level2_transpile_in_many_forked_children_never_hangs(sandbox):
 
 
 @pytest.mark.slow
+@pytest.mark.era
 def test_era_interpreter_runs_the_stdlib_only_worker():
     """An era environment (PennyLane 0.34, created on first use, as the QHack judge does)."""
     from quantum_codegen_eval.benchmarks._qhack_envs import env_python

@@ -47,7 +47,7 @@ def test_docstring_examples(module):
 
 
 def test_identical_programs_score_one():
-    out = codebleu([PL_REF], [PL_REF])
+    out = codebleu(references=[PL_REF], predictions=[PL_REF])
     for key in ("codebleu", "ngram_match", "weighted_ngram_match", "syntax_match", "dataflow_match"):
         assert out[key] == pytest.approx(1.0), key
     assert len(out["per_sample"]) == 1
@@ -55,7 +55,7 @@ def test_identical_programs_score_one():
 
 def test_dataflow_zero_counts_as_one_in_total():
     # No variable flows at all: the reference scores dataflow 0 but adds theta * 1 to the total.
-    out = codebleu(["pass"], ["print(1)"])
+    out = codebleu(references=["pass"], predictions=["print(1)"])
     assert out["dataflow_match"] == 0
     partial = 0.25 * (out["ngram_match"] + out["weighted_ngram_match"] + out["syntax_match"])
     assert out["codebleu"] == pytest.approx(partial + 0.25)
@@ -65,15 +65,15 @@ def test_weighted_ngram_is_recall():
     # A prediction that contains the reference plus extra code: recall 1, precision < 1.
     ref = "x = compute ( a , b )"
     hyp = ref + "\ny = other ( x , c )\nprint ( y )"
-    out = codebleu([ref], [hyp])
+    out = codebleu(references=[ref], predictions=[hyp])
     assert out["weighted_ngram_match"] == pytest.approx(1.0)
     assert out["ngram_match"] < 0.7
 
 
 def test_multiple_references_accepted_and_change_the_score():
     hyp = "def f(a):\n    return a + 1\n"
-    one = codebleu([hyp.replace("+", "-")], [hyp])
-    two = codebleu([[hyp.replace("+", "-"), hyp]], [hyp])
+    one = codebleu(references=[hyp.replace("+", "-")], predictions=[hyp])
+    two = codebleu(references=[[hyp.replace("+", "-"), hyp]], predictions=[hyp])
     assert two["ngram_match"] == pytest.approx(1.0)
     assert two["ngram_match"] > one["ngram_match"]
 
@@ -81,19 +81,19 @@ def test_multiple_references_accepted_and_change_the_score():
 def test_corpus_is_not_the_mean_of_samples():
     refs = [PL_REF, "def g(x):\n    y = x * 2\n    return y\n"]
     preds = [PL_REF.replace("RX", "RY"), "def g(x):\n    return x\n"]
-    out = codebleu(refs, preds)
+    out = codebleu(references=refs, predictions=preds)
     mean = sum(s["ngram_match"] for s in out["per_sample"]) / 2
     assert out["ngram_match"] != pytest.approx(mean)
-    single = codebleu([refs[1]], [preds[1]])
+    single = codebleu(references=[refs[1]], predictions=[preds[1]])
     assert out["per_sample"][1]["codebleu"] == pytest.approx(single["codebleu"])
 
 
 def test_quantum_resolves_aliases_and_from_imports():
     alias = PL_REF.replace("import pennylane as qml", "import pennylane as pl").replace("qml.", "pl.")
-    out = codebleu([PL_REF], [alias], variant="quantum", lang="pennylane")
+    out = codebleu(references=[PL_REF], predictions=[alias], variant="quantum", lang="pennylane")
     assert out["dataflow_match"] == pytest.approx(1.0)  # same K(c) once aliases are resolved
     assert out["ngram_match"] > 0.9  # tokens canonicalised to qml.*
-    std = codebleu([PL_REF], [alias])
+    std = codebleu(references=[PL_REF], predictions=[alias])
     assert std["ngram_match"] < out["ngram_match"]
     keys = _codebleu_quantum.key_set("from pennylane import RY as R\nR(0.1, wires=0)\n", "pennylane")
     assert keys == {"qml.RY"}
@@ -104,22 +104,22 @@ def test_quantum_key_set_and_jaccard():
     assert keys == {"device:default.qubit", "qml.Hadamard", "qml.CNOT", "qml.RX", "qml.expval",
                     "qml.PauliZ"}
     hyp = PL_REF.replace("qml.RX(theta, wires=1)", "qml.RY(theta, wires=1)").replace("expval", "probs")
-    out = codebleu([PL_REF], [hyp], variant="quantum", lang="pennylane")
+    out = codebleu(references=[PL_REF], predictions=[hyp], variant="quantum", lang="pennylane")
     assert out["dataflow_match"] == pytest.approx(4 / 8)  # 4 shared of 8 distinct keys
 
 
 def test_quantum_empty_key_sets():
     classical = "def f(x):\n    return x + 1\n"
-    both_empty = codebleu([classical], [classical.replace("1", "2")], variant="quantum")
+    both_empty = codebleu(references=[classical], predictions=[classical.replace("1", "2")], variant="quantum")
     assert both_empty["dataflow_match"] == 1.0
-    one_empty = codebleu([PL_REF], [classical], variant="quantum")
+    one_empty = codebleu(references=[PL_REF], predictions=[classical], variant="quantum")
     assert one_empty["dataflow_match"] == 0.0
 
 
 def test_qml_weight_changes_weighted_component():
     hyp = PL_REF.replace("qml.Hadamard(wires=0)\n", "")
-    low = codebleu([PL_REF], [hyp], variant="quantum", qml_weight=1.0)
-    high = codebleu([PL_REF], [hyp], variant="quantum", qml_weight=10.0)
+    low = codebleu(references=[PL_REF], predictions=[hyp], variant="quantum", qml_weight=1.0)
+    high = codebleu(references=[PL_REF], predictions=[hyp], variant="quantum", qml_weight=10.0)
     assert high["weighted_ngram_match"] < low["weighted_ngram_match"]
     assert high["ngram_match"] == low["ngram_match"]
     assert "qml_weight:10" in high["signature"]
@@ -132,23 +132,23 @@ def test_qiskit_key_set():
         "measure:get_counts", "backend:AerSimulator", "method:statevector",
     }
     hyp = QISKIT_REF.replace("qc.cx(0, 1)", "qc.cz(0, 1)")
-    out = codebleu([QISKIT_REF], [hyp], variant="quantum", lang="qiskit")
+    out = codebleu(references=[QISKIT_REF], predictions=[hyp], variant="quantum", lang="qiskit")
     assert out["dataflow_match"] == pytest.approx(7 / 9)
 
 
 def test_weights_are_configurable():
     hyp = PL_REF.replace("RX", "RY")
-    only_keys = codebleu([PL_REF], [hyp], variant="quantum", weights=(0, 0, 0, 1))
+    only_keys = codebleu(references=[PL_REF], predictions=[hyp], variant="quantum", weights=(0, 0, 0, 1))
     assert only_keys["codebleu"] == pytest.approx(only_keys["dataflow_match"])
-    only_syntax = codebleu([PL_REF], [hyp], weights=(0, 0, 1, 0))
+    only_syntax = codebleu(references=[PL_REF], predictions=[hyp], weights=(0, 0, 1, 0))
     assert only_syntax["codebleu"] == pytest.approx(only_syntax["syntax_match"])
 
 
 def test_signature():
-    sig = codebleu(["x = 1"], ["x = 2"])["signature"]
+    sig = codebleu(references=["x = 1"], predictions=["x = 2"])["signature"]
     assert sig.startswith("codebleu|variant:standard|lang:python|weights:0.25,0.25,0.25,0.25|")
     assert "reference:codebleu-0.7.0" in sig and "tree-sitter:" in sig and "|qce:" in sig
-    qsig = codebleu(["x = 1"], ["x = 2"], variant="quantum", lang="qiskit")["signature"]
+    qsig = codebleu(references=["x = 1"], predictions=["x = 2"], variant="quantum", lang="qiskit")["signature"]
     assert "variant:quantum|lang:qiskit" in qsig and "keys:qiskit" in qsig
 
 
@@ -168,7 +168,7 @@ def test_signature():
 )
 def test_bad_input_is_named(refs, preds, kwargs, error, match):
     with pytest.raises(error, match=match):
-        codebleu(refs, preds, **kwargs)
+        codebleu(references=refs, predictions=preds, **kwargs)
 
 
 _SEEDED = """
@@ -178,7 +178,7 @@ import _codebleu_corpus as corpus
 from quantum_codegen_eval.metrics.codebleu import codebleu
 progs = corpus.package_functions("pennylane", 8, 80, "templates")
 refs, preds = corpus.make_pairs(progs, 150, seed=3)
-out = {"corpus": [codebleu(refs, preds, variant=v, lang=lang).as_dict()
+out = {"corpus": [codebleu(references=refs, predictions=preds, variant=v, lang=lang).as_dict()
                   for v, lang in (("standard", "python"), ("quantum", "pennylane"),
                                   ("quantum", "qiskit"))]}
 print(json.dumps(out))
@@ -225,7 +225,7 @@ def test_corpus_has_order_dependent_merges():
     refs, preds = corpus.make_pairs(progs, 150, seed=3)
     _codebleu_ref._first_seen = spy
     try:
-        codebleu(refs, preds)
+        codebleu(references=refs, predictions=preds)
     finally:
         _codebleu_ref._first_seen = real
     assert sum(n >= 2 for n in seen) > 10
@@ -241,7 +241,7 @@ SNIPPET = """def circuit(theta):
 def test_bare_qml_is_pennylane_unless_something_binds_it():
     assert _codebleu_quantum.key_set(SNIPPET, "pennylane") == {
         "qml.Hadamard", "qml.RX", "qml.expval", "qml.PauliZ"}
-    out = codebleu([SNIPPET], [SNIPPET.replace("RX", "RY")], variant="quantum", lang="pennylane")
+    out = codebleu(references=[SNIPPET], predictions=[SNIPPET.replace("RX", "RY")], variant="quantum", lang="pennylane")
     assert out["dataflow_match"] == pytest.approx(3 / 5)  # was 1.0: both key sets were empty
     for binding in ("import mylib as qml\n", "from mylib import qml\n", "qml = Fake()\n",
                     "def f(qml):\n    pass\n", "for qml in xs:\n    pass\n"):
@@ -251,8 +251,8 @@ def test_bare_qml_is_pennylane_unless_something_binds_it():
 def test_qiskit_circuit_rename_is_free_a_gate_swap_is_not():
     renamed = QISKIT_REF.replace("qc", "my_circuit")
     swapped = QISKIT_REF.replace("qc.cx(0, 1)", "qc.cz(0, 1)")
-    rename = codebleu([QISKIT_REF], [renamed], variant="quantum", lang="qiskit")
-    swap = codebleu([QISKIT_REF], [swapped], variant="quantum", lang="qiskit")
+    rename = codebleu(references=[QISKIT_REF], predictions=[renamed], variant="quantum", lang="qiskit")
+    swap = codebleu(references=[QISKIT_REF], predictions=[swapped], variant="quantum", lang="qiskit")
     assert rename["codebleu"] == pytest.approx(1.0)
     assert swap["codebleu"] < 0.95
     toks = _codebleu_quantum.quantum_tokens(renamed, "qiskit")
@@ -263,22 +263,22 @@ def test_qiskit_circuit_rename_is_free_a_gate_swap_is_not():
 def test_library_mismatch_warns():
     swapped = QISKIT_REF.replace("qc.cx(0, 1)", "qc.cz(0, 1)")
     with pytest.warns(UserWarning, match="1 of 1 pairs look like Qiskit code"):
-        out = codebleu([QISKIT_REF], [swapped], variant="quantum", lang="pennylane")
+        out = codebleu(references=[QISKIT_REF], predictions=[swapped], variant="quantum", lang="pennylane")
     assert out["dataflow_match"] == 1.0 and len(out.warnings) == 1
     with pytest.warns(UserWarning, match="look like PennyLane code"):
-        codebleu([PL_REF], [PL_REF], variant="quantum", lang="qiskit")
+        codebleu(references=[PL_REF], predictions=[PL_REF], variant="quantum", lang="qiskit")
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert codebleu([PL_REF], [PL_REF], variant="quantum").warnings == ()
-        assert codebleu([QISKIT_REF], [QISKIT_REF]).warnings == ()  # standard: no keys
+        assert codebleu(references=[PL_REF], predictions=[PL_REF], variant="quantum").warnings == ()
+        assert codebleu(references=[QISKIT_REF], predictions=[QISKIT_REF]).warnings == ()  # standard: no keys
 
 
 def test_results_are_typed_and_read_as_dicts():
     from quantum_codegen_eval.metrics.results import CodeBLEUComponents, CodeBLEUScore
 
-    out = codebleu([PL_REF], [PL_REF.replace("RX", "RY")])
+    out = codebleu(references=[PL_REF], predictions=[PL_REF.replace("RX", "RY")])
     assert isinstance(out, CodeBLEUScore) and isinstance(out.per_sample[0], CodeBLEUComponents)
     assert out["codebleu"] == out.codebleu and out.get("nope") is None
     plain = out.as_dict()
@@ -286,3 +286,15 @@ def test_results_are_typed_and_read_as_dicts():
                           "dataflow_match", "per_sample", "signature"}
     assert plain["per_sample"][0]["codebleu"] == out.per_sample[0].codebleu
     assert dict(out)["signature"] == out.signature
+
+
+def test_positional_pairs_are_deprecated_but_still_score():
+    """``references=`` / ``predictions=`` by keyword (swapping them changes the score); the old
+    positional call warns and scores the same; mixing both ways is a TypeError."""
+    ref, hyp = [PL_REF], [PL_REF.replace("RX", "RY") + "\nx = 1\n"]
+    want = codebleu(references=ref, predictions=hyp)
+    assert codebleu(references=hyp, predictions=ref).codebleu != want.codebleu
+    with pytest.warns(DeprecationWarning, match=r"codebleu\(references, predictions\) by position"):
+        assert codebleu(ref, hyp) == want
+    with pytest.raises(TypeError, match="by keyword"):
+        codebleu(ref, hyp, predictions=hyp)

@@ -77,7 +77,7 @@ _OURS = """
 import json, sys
 from quantum_codegen_eval.metrics.codebleu import codebleu
 job = json.load(sys.stdin)
-json.dump(codebleu(job["refs"], job["preds"]).as_dict(), sys.stdout)
+json.dump(codebleu(references=job["refs"], predictions=job["preds"]).as_dict(), sys.stdout)
 """
 
 
@@ -108,7 +108,7 @@ def _order_dependent(refs, preds) -> list[bool]:
     try:
         for r, p in zip(refs, preds, strict=True):
             hits.clear()
-            codebleu([r], [p], per_sample=False)
+            codebleu(references=[r], predictions=[p], per_sample=False)
             flags.append(any(hits))
     finally:
         _codebleu_ref._first_seen = real

@@ -68,7 +68,7 @@ def test_same_numbers_as_previous_implementation(previous, pairs, variant, lang)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         old = previous(refs, preds, variant=variant, lang=lang).as_dict()
-        new = codebleu(refs, preds, variant=variant, lang=lang).as_dict()
+        new = codebleu(references=refs, predictions=preds, variant=variant, lang=lang).as_dict()
     assert len(new["per_sample"]) == len(preds) >= 900
     differ = [i for i, (a, b) in enumerate(zip(old["per_sample"], new["per_sample"], strict=True))
               if a != b]
@@ -82,7 +82,7 @@ def test_deep_code_same_numbers_as_previous(previous):
     deep = "x = " + "(" * 1200 + "y" + ")" * 1200 + "\nz = x\n"
     moderate = "x = " + "-" * 300 + "y\nz = x + y\n"
     for ref, pred in ((deep, "z = x\n"), (moderate, moderate), (deep, deep)):
-        assert previous([ref], [pred]).as_dict() == codebleu([ref], [pred]).as_dict()
+        assert previous([ref], [pred]).as_dict() == codebleu(references=[ref], predictions=[pred]).as_dict()
 
 
 def test_tree_module_docstring_examples():

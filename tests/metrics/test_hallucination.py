@@ -108,14 +108,14 @@ def test_alias_forms():
         ("H", "pennylane.Hadamard", 6, "ok"),
         ("CNOT", "pennylane.CNOT", 6, "ok"),
     ]
-    assert find_hallucinations("import numpy as np\nnp.foo()\n") == []
+    assert find_hallucinations("import numpy as np\nnp.foo()\n").findings == ()
     # a bare qml is PennyLane (the community convention) unless something else binds it
     bare = find_hallucinations("qml.Hadamard(0)\nqml.NotImported\n", "0.45")
     assert [(f.path, f.status) for f in bare] == [("pennylane.Hadamard", "ok"),
                                                   ("pennylane.NotImported", "hallucinated")]
     for binding in ("import mylib as qml\n", "qml = object()\n", "def f(qml):\n    pass\n",
                     "from mylib import qml\n", "class qml:\n    pass\n"):
-        assert find_hallucinations(binding + "qml.NotImported\n") == [], binding
+        assert not find_hallucinations(binding + "qml.NotImported\n"), binding
     bad_import = find_hallucinations("from pennylane import MagicGate\n")
     assert [(f.path, f.status) for f in bad_import] == [("pennylane.MagicGate", "hallucinated")]
 
@@ -173,6 +173,7 @@ def test_check_runs_without_pennylane():
     assert out.stdout.strip() == "['ok', 'hallucinated']"
 
 
+@pytest.mark.slow  # walks the installed PennyLane API in a fresh interpreter
 def test_rebuilding_current_release_gives_the_shipped_names():
     pennylane = pytest.importorskip("pennylane")
     from quantum_codegen_eval.loaders import pennylane_api_index as builder
@@ -304,6 +305,7 @@ def test_references_recovered_from_code_that_does_not_parse():
     assert not any(f.recovered for f in find_hallucinations("import pennylane as qml\nqml.RX"))
 
 
+@pytest.mark.slow  # walks the installed PennyLane API in a fresh interpreter
 def test_rescanning_the_installed_release_gives_the_shipped_supplement():
     """What this checks: the static scan (lazy names, modules whose import fails, private
     names, devices) of the installed PennyLane equals the shipped supplement's bit for that

@@ -30,7 +30,7 @@ def test_matches_exact_binomials_up_to_n_1000():
               (rng.randint(1, 1000) for _ in range(300))]
     worst = 0.0
     for n, c, k in cases:
-        worst = max(worst, abs(pass_at_k(n, c, k) - float(exact(n, c, k))))
+        worst = max(worst, abs(pass_at_k(n, c, k).value - float(exact(n, c, k))))
     assert worst < 1e-12
 
 
@@ -41,10 +41,13 @@ def test_per_problem_and_mean():
     want = [float(exact(n, c, 5)) for n, c in zip(ns, cs, strict=True)]
     assert res.per_problem == pytest.approx(want, abs=1e-12)
     assert res.value == pytest.approx(sum(want) / 3, abs=1e-12)
-    assert pass_at_k(ns, cs, 5) == pytest.approx(res.value, abs=0)
+    plain = pass_at_k(ns, cs, 5)
+    assert isinstance(plain, PassAtK) and plain.per_problem == ()
+    assert plain.value == float(plain) == res.value and plain.signature == res.signature
+    assert f"{plain:.6f}" == f"{res.value:.6f}"
     assert res.signature.startswith("pass_at_k|k:5|estimator:chen2021|qce:")
     # a scalar n is broadcast over per-problem c
-    assert pass_at_k(10, [1, 2], 1) == pytest.approx(0.15)
+    assert pass_at_k(10, [1, 2], 1).value == pytest.approx(0.15)
     assert list(pass_at_k_per_problem(np.array([4, 4]), np.array([4, 0]), 2)) == [1.0, 0.0]
 
 
@@ -77,7 +80,7 @@ def test_bootstrap_ci_is_seeded_and_brackets_the_mean():
     assert a == b
     assert (a.low, a.high) != (c.low, c.high)
     assert a.low < a.value < a.high
-    assert a.value == pytest.approx(pass_at_k(ns, cs, 5))
+    assert a.value == pytest.approx(pass_at_k(ns, cs, 5).value)
     wide = pass_at_k_ci(ns, cs, 5, n_boot=500, seed=3, level=0.99)
     assert wide.low <= a.low and wide.high >= a.high
     assert "n_boot:500|seed:3|level:0.95" in a.signature

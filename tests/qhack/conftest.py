@@ -16,10 +16,11 @@ def qhack_source(upstream: Path) -> Path:
 @pytest.fixture(scope="session")
 def qhack_data(github_url: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The dataset folder, built by the real builder through the real download path."""
+    from quantum_codegen_eval.benchmarks.base import get
     from quantum_codegen_eval.datasets_cache import build_dataset
 
     out = tmp_path_factory.mktemp("qhack-dataset")
-    build_dataset("qhack", out, progress=False)
+    build_dataset(get("qhack"), out, progress=False)
     return out
 
 

@@ -12,7 +12,7 @@ import pytest
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.judges.base import judge_one
 
-pytestmark = [pytest.mark.upstream]
+pytestmark = [pytest.mark.upstream, pytest.mark.era]
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,8 @@ import pytest
 from quantum_codegen_eval.benchmarks import _qhack_envs, qhack
 from quantum_codegen_eval.judges.base import judge_many
 
+pytestmark = pytest.mark.era  # QHack era environments
+
 SOLUTIONS = Path(__file__).parent / "solutions"
 
 #: per year: challenge ids whose known-good solution is run (solutions/era/<year>/ or

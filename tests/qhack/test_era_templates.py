@@ -34,6 +34,7 @@ def _problems(results, jobs):
 
 
 @pytest.mark.slow
+@pytest.mark.era
 @pytest.mark.parametrize("year", ["2022", "2023", "2024"])
 def test_unfilled_templates_run_in_era_env(year, qhack_problems, sandbox):
     recs = [r for r in qhack_problems.values() if str(r.year) == year]
@@ -79,6 +80,7 @@ def test_era_recipes_are_listed():
 
 
 @pytest.mark.slow
+@pytest.mark.era
 def test_era_envs_have_their_pennylane(sandbox):
     from quantum_codegen_eval.execution import Job
 
@@ -92,6 +94,7 @@ def test_era_envs_have_their_pennylane(sandbox):
     assert all(row["ready"] for row in eras.list_envs())
 
 
+@pytest.mark.slow  # creates a virtual environment
 def test_env_falls_back_with_a_warning_and_records_it(tmp_path, monkeypatch):
     """No interpreter of the wanted version: the fallback recipe is built on today's Python, a
     warning names what may differ, and the stamp says so. Naming an interpreter overrides."""

@@ -9,6 +9,8 @@ import pytest
 
 from quantum_codegen_eval import evaluate
 
+pytestmark = pytest.mark.era  # QHack era environments
+
 SOLUTIONS = Path(__file__).parent / "solutions" / "2023"
 
 

@@ -31,7 +31,7 @@ import pytest
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.judges.base import judge_many
 
-pytestmark = [pytest.mark.slow, pytest.mark.upstream]
+pytestmark = [pytest.mark.slow, pytest.mark.upstream, pytest.mark.era]
 
 SOLUTIONS = Path(__file__).parent / "solutions"
 

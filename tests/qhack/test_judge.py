@@ -13,6 +13,8 @@ from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.judges.base import judge_one
 from quantum_codegen_eval.judges.qhack import unfilled_solution
 
+pytestmark = pytest.mark.era  # QHack era environments
+
 ADD_OK = "Here is my solution:\n```python\ndef add_numbers(x, y):\n    return x + y\n```\n"
 ADD_WRONG = "def add_numbers(x, y):\n    return x - y\n"
 

@@ -17,6 +17,8 @@ import pytest
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.judges.base import judge_one
 
+pytestmark = pytest.mark.era  # QHack era environments
+
 SOLUTIONS = Path(__file__).parent / "solutions"
 
 #: challenge id -> positions (in the record's public tests) where the wrong variant fails

@@ -15,6 +15,8 @@ import pytest
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.judges.base import judge_many
 
+pytestmark = pytest.mark.era  # QHack era environments
+
 WEAK = Path(__file__).parent / "solutions" / "weak"
 
 
@@ -51,7 +53,7 @@ def test_weak_checks_are_recorded(qhack_problems):
                     "2024/to_view_or_not_to_view",
                     "2022/algorithms_500_DeutschJozsaStrikesAgain_template",
                     "2022/qml_300_IsingOnTheCake_template",
-                    # judged AC in test_redteam.py (one batch with the other red-team programs)
+                    # judged AC in test_attacks_and_unusual_styles.py (one batch with the other red-team programs)
                     "2024/GHZ_inn", "2024/market_quantum_trinkets", "2023/fall_of_sqynet_400"}
     for pid in weak:
         path = WEAK / f"{pid}.py"

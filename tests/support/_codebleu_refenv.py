@@ -1,7 +1,7 @@
 """The published CodeBLEU (PyPI ``codebleu==0.7.0``) in a virtual environment of its own.
 
 Test/bench support (tests/support/, not part of the package): used by the parity test and
-``bench/metrics.py`` only; the metric itself never needs it.
+``timing/metrics.py`` only; the metric itself never needs it.
 ``codebleu`` 0.7.0 pins ``tree-sitter<0.23``, so it is installed with ``--no-deps`` beside the
 tree-sitter and tree-sitter-python versions of the running interpreter (same parser, so the
 comparison isolates the metric code). The folder is ``cache_dir("codebleu-ref")`` (the package's

@@ -1,7 +1,7 @@
 """The upstream repositories of the benchmarks, unpacked through the package's own download,
 cache and verification path, laid out as a folder a user's ``--source`` accepts.
 
-Used by the test fixtures and by ``bench/``: ``tree(dest)`` gives ``dest/qhack/``,
+Used by the test fixtures and by ``timing/``: ``tree(dest)`` gives ``dest/qhack/``,
 ``dest/qcoder/``, ``dest/qiskit_humaneval/``, each holding links to that benchmark's unpacked
 repositories (``<repo>-<commit>/``). The download base is ``$QCE_GITHUB_URL`` (a ``file://``
 mirror in tests).

@@ -23,12 +23,13 @@ HUB_LICENSES = {"apache-2.0", "mit", "cc-by-4.0", "unknown", "other"}
 def folder(request, github_url, tmp_path_factory):
     """Built through the real download path (the archives from ``github_url``)."""
     from quantum_codegen_eval import upstream
+    from quantum_codegen_eval.benchmarks.base import get
     from quantum_codegen_eval.datasets_cache import build_dataset
 
     if not upstream.manifest_path(request.param.split("-")[0]).is_file():
         pytest.skip("the QHack manifest arrives with the QHack builder's branch")
     out = tmp_path_factory.mktemp(request.param)
-    build_dataset(request.param.split("-")[0], out, progress=False, **BUILDS[request.param])
+    build_dataset(get(request.param.split("-")[0]), out, progress=False, **BUILDS[request.param])
     return out
 
 

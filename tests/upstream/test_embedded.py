@@ -8,6 +8,7 @@ import json
 import pytest
 
 from quantum_codegen_eval.benchmarks import load_benchmark
+from quantum_codegen_eval.benchmarks.base import get
 from quantum_codegen_eval.cli import main
 from quantum_codegen_eval.datasets_cache import DataUnavailable, dataset_dir
 
@@ -24,7 +25,7 @@ def test_first_use_builds_once_and_says_where(cache, capsys):
     ds = load_benchmark("qcoder", "problems")
     assert ds.num_rows == 67 and ds[0]["id"] == "QPC001_A1"
     err = capsys.readouterr().err
-    folder = dataset_dir("qcoder", quiet=True)
+    folder = dataset_dir(get("qcoder"), quiet=True)
     assert folder.is_relative_to(cache / "datasets" / "qcoder")
     assert err.count("built the qcoder dataset into") == 1 and str(folder) in err
     assert load_benchmark("qcoder").num_rows == 67

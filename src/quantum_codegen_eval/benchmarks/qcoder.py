@@ -74,7 +74,7 @@ def load(config: str | None = None, *, data_dir: Any = None, split: str | None =
     if data_dir is None:
         from ..datasets_cache import dataset_dir
 
-        data_dir = dataset_dir("qcoder")
+        data_dir = dataset_dir(BENCHMARK)
     if not (Path(data_dir) / "README.md").is_file():
         raise FileNotFoundError(f"{data_dir}: not a QCoder dataset folder (no README.md); "
                                 "build one with `qce build qcoder --out ...`")
@@ -122,10 +122,39 @@ def reference_code(record: QCoderProblem) -> str | None:
 
 # ---------------------------------------------------------------- declaration
 
-def _features(config: str):
-    from quantum_codegen_eval.loaders.qcoder import features
+def features(config: str):
+    """The ``datasets.Features`` of a config (the dataset card declares the same)."""
+    from datasets import Features, List, Value
 
-    return features(config)
+    s, i, b = Value("string"), Value("int64"), Value("bool")
+    if config == "problems":
+        return Features({
+            "id": s, "contest": s, "statement": s, "problem_statement": s, "template": s,
+            "template_missing": b, "signature": s,
+            "parameters": List({"name": s, "annotation": s}), "return_type": s, "kind": s,
+            "given_circuits": List(s), "parameter_constraints": List(s),
+            "parameter_ranges": List({"name": s, "low": s, "low_strict": b, "high": s,
+                                      "high_strict": b, "constraint": s}),
+            "depth_limit": i, "query_limit_gate": s, "query_limit": i, "global_phase": s,
+            "little_endian": b, "banned_gates": List(s), "registers": List(s), "num_qubits": s,
+            "samples": List({"input": s, "output": s}), "hints": s, "allowed_imports": List(s),
+            "rules": s, "upstream_repo": s, "upstream_commit": s, "upstream_path": s,
+        })
+    if config == "submissions":
+        return Features({"problem": s, "user": s, "submission_order": i, "version_index": i,
+                         "result": s, "code": s, "extracted_code": s})
+    if config == "revisions":
+        return Features({"problem": s, "user": s, "num_versions": i,
+                         "submission_orders": List(i), "results": List(s), "codes": List(s),
+                         "first_ac_index": i})
+    raise ValueError(f"unknown QCoder config {config!r}; expected one of {CONFIGS}")
+
+
+def judged_code(completion: str) -> str:
+    """The code the judge judges in ``completion`` (the builder records it for submissions)."""
+    from ..judges.qcoder import extract_code
+
+    return extract_code(completion)
 
 
 def _declare():
@@ -134,7 +163,7 @@ def _declare():
     return Benchmark(
         name="qcoder", description="QCoder QPC001-QPC005 circuit problems (Qiskit)",
         module=__name__, hub_id=HUB_ID, configs=CONFIGS, splits=_SPLITS,
-        record_type=QCoderProblem, record_configs=("problems",), features=_features,
+        record_type=QCoderProblem, record_configs=("problems",), features=features,
         language=lambda config: "qiskit", group_by="contest", group=lambda r: r.contest,
         prompt=prompt, reference=reference_code,
         reference_kind=lambda r: "reference solution (written for this package)",

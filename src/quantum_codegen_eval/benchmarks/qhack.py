@@ -71,7 +71,7 @@ def load(config: str | None = None, *, data_dir: Any = None, split: str | None =
     if data_dir is None:
         from ..datasets_cache import dataset_dir
 
-        data_dir = dataset_dir("qhack")
+        data_dir = dataset_dir(BENCHMARK)
     return datasets.load_dataset(str(data_dir), cfg, split=split or SPLIT)
 
 
@@ -136,10 +136,42 @@ def _reference_kind(record: QHackChallenge) -> str:
     return "reference solution" if getattr(record, "reference_solution", None) else "template"
 
 
-def _features(config: str):
-    from quantum_codegen_eval.loaders.qhack import _features as features
+#: the dataset's columns (``datasets`` type names; lists of one element are sequences)
+FEATURES: dict[str, Any] = {
+    "id": "string", "year": "int32", "name": "string", "title": "string", "category": "string",
+    "points": "int32", "points_source": "string", "statement": "string", "template": "string",
+    "harness": "string", "driver": "string",
+    "chunks": [{"kind": "string", "name": "string", "code": "string"}],
+    "solution_functions": ["string"],
+    "tests": [{"name": "string", "input": "string", "expected": "string"}],
+    "tolerance": "string", "compare": "string", "time_limit": "float64",
+    "time_limit_source": "string", "contest_time_limit": "float64", "weak_check": "string", "check_trust": "string", "format": "string", "pennylane_version": "string",
+    "era_env": "string", "upstream_repo": "string", "upstream_commit": "string",
+    "upstream_path": "string", "template_file": "string",
+}
 
-    return features()
+
+def features(config: str | None = None):
+    """The ``datasets.Features`` of every config (the builder writes them, the card declares
+    them)."""
+    import datasets
+
+    def conv(spec):
+        if isinstance(spec, list):
+            return [conv(spec[0])]
+        if isinstance(spec, dict):
+            return {k: conv(v) for k, v in spec.items()}
+        return datasets.Value(spec)
+
+    return datasets.Features({k: conv(v) for k, v in FEATURES.items()})
+
+
+def check_trust(record: Any) -> str:
+    """How far the judge trusts a challenge's check (``data``, ``circuit`` or ``live``; the
+    builder records it): the judge's rule, judges.qhack.checks."""
+    from ..judges.qhack.checks import check_trust as trust
+
+    return trust(record)
 
 
 def _declare():
@@ -148,7 +180,7 @@ def _declare():
     return Benchmark(
         name="qhack", description="QHack 2022-2024 coding challenges (PennyLane)",
         module=__name__, hub_id=HUB_ID, configs=CONFIGS, splits=dict.fromkeys(CONFIGS, SPLIT),
-        record_type=QHackChallenge, record_configs=CONFIGS, features=_features,
+        record_type=QHackChallenge, record_configs=CONFIGS, features=features,
         language=lambda config: "pennylane", group_by="year", group=lambda r: str(r.year),
         prompt=prompt, reference=_reference, reference_kind=_reference_kind,
         extract=extract_all_blocks, judge=make_judge,

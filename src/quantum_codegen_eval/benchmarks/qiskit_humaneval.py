@@ -82,7 +82,7 @@ def load(config: str | None = None, *, data_dir: Any = None, split: str | None =
     if data_dir is None:
         from ..datasets_cache import dataset_dir
 
-        data_dir = dataset_dir("qiskit_humaneval")
+        data_dir = dataset_dir(BENCHMARK)
     folder = Path(data_dir)
     if not (folder / "README.md").is_file():
         raise FileNotFoundError(f"{folder}: not a qiskit_humaneval dataset folder (no README.md)")
@@ -153,10 +153,19 @@ def candidate_code(record: Task, completion: str) -> str:
 
 # ---------------------------------------------------------------- declaration
 
-def _features(config: str):
-    from quantum_codegen_eval.loaders.qiskit_humaneval import _features as features
+def features(config: str | None = None):
+    """The ``datasets.Features`` of every config (the builder writes them, the card declares
+    them); ``check_mode`` (not upstream) is how the judge checks the task."""
+    import datasets
 
-    return features()
+    return datasets.Features({f: datasets.Value("string") for f in (*FIELDS, "check_mode")})
+
+
+def check_mode(task: Any) -> str:
+    """How the judge checks ``task`` (the builder records it; judges.qiskit_humaneval.modes)."""
+    from ..judges.qiskit_humaneval import check_mode as mode
+
+    return mode(task)
 
 
 def _declare():
@@ -165,7 +174,7 @@ def _declare():
     return Benchmark(
         name="qiskit_humaneval", description="Qiskit HumanEval, normal and hard (Qiskit)",
         module=__name__, hub_id=HUB_ID, configs=CONFIGS, splits=dict.fromkeys(CONFIGS, SPLIT),
-        record_type=Task, record_configs=CONFIGS, features=_features,
+        record_type=Task, record_configs=CONFIGS, features=features,
         language=lambda config: "qiskit", group_by="difficulty",
         group=lambda r: r.difficulty_scale or "all", prompt=prompt, reference=reference_code,
         reference_kind=lambda r: "canonical solution", extract=extract_all_blocks,

@@ -16,7 +16,9 @@ programs of many samples through one sandbox pool in parallel, in *stages*:
 (bounded, parsed in safe formats only) and a malformed payload is a verdict, never a crash.
 
 ``judge_one`` does all stages with a sandbox, for single use (``qce judge``); ``judge_many``
-judges a batch with one pool, stage by stage.
+judges a batch with one pool, stage by stage. A judge never sets a verdict's error class: it
+reports evidence in ``details`` (``verdict.EVIDENCE``) and ``judge_many`` (like ``evaluate``)
+gives every verdict its class through ``verdict.with_error_class``, the one path.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..verdict import Verdict
+from ..verdict import Verdict, with_error_class
 
 #: a judge that asks for more stages than this is broken; the sample gets a judge-error verdict
 MAX_STAGES = 16
@@ -46,12 +48,9 @@ def judge_error(judge: Any, problem_id: str, message: str) -> Verdict:
 
 def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = None,
                ) -> list[Verdict]:
-    """Judge ``[(problem, completion), ...]``; verdicts in order. Stages run batched."""
-    if sandbox is None:
-        from ..execution import Sandbox
-
-        with Sandbox() as sb:
-            return judge_many(judge, items, sb)
+    """Judge ``[(problem, completion), ...]``; verdicts in order, each classified by
+    ``verdict.with_error_class``. Stages run batched; without a ``sandbox`` a default one is
+    started when some job must run."""
     verdicts: list[Verdict | None] = [None] * len(items)
     results: dict[int, list[Any]] = {}
     pending: dict[int, list[Any]] = {}
@@ -61,6 +60,19 @@ def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = No
             verdicts[i] = planned
         else:
             pending[i], results[i] = list(planned), []
+    if pending and sandbox is None:
+        from ..execution import Sandbox
+
+        with Sandbox() as sb:
+            _run_stages(judge, items, sb, verdicts, results, pending)
+    elif pending:
+        _run_stages(judge, items, sandbox, verdicts, results, pending)
+    return [with_error_class(v) for v in verdicts if v is not None]
+
+
+def _run_stages(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any,
+                verdicts: list[Verdict | None], results: dict[int, list[Any]],
+                pending: dict[int, list[Any]]) -> None:
     for _stage in range(MAX_STAGES):
         if not pending:
             break
@@ -85,7 +97,6 @@ def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = No
         pending = nxt
     for i in pending:
         verdicts[i] = judge_error(judge, _pid(items[i][0]), f"more than {MAX_STAGES} stages")
-    return [v for v in verdicts if v is not None]
 
 
 def judge_one(judge: Judge, problem: Any, completion: str, sandbox: Any = None) -> Verdict:

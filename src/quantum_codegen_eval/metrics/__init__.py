@@ -6,7 +6,7 @@ CodeBLEU is ``quantum_codegen_eval.codebleu`` (or ``metrics.codebleu.codebleu``)
 re-exported here, where the name would clash with its module.
 
 >>> from quantum_codegen_eval.metrics import pass_at_k
->>> pass_at_k(5, 5, 1)
+>>> pass_at_k(5, 5, 1).value
 1.0
 """
 
@@ -16,7 +16,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what editors and type checkers see; at run time names load lazily
-    from .hallucination import CodeParseError, Finding, find_hallucinations, hallucination_rate
+    from .hallucination import (
+        CodeParseError,
+        Finding,
+        HallucinationCheck,
+        find_hallucinations,
+        hallucination_rate,
+    )
     from .passk import partial_credit, pass_at_k, pass_at_k_ci
     from .results import CodeBLEUComponents, CodeBLEUScore, RougeComponents, RougeLScore
     from .rouge import rouge_l
@@ -30,6 +36,7 @@ _EXPORTS = {
     "hallucination_rate": "hallucination",
     "CodeParseError": "hallucination",
     "Finding": "hallucination",
+    "HallucinationCheck": "hallucination",
     "CodeBLEUScore": "results",
     "CodeBLEUComponents": "results",
     "RougeLScore": "results",
@@ -37,7 +44,8 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "CodeBLEUComponents", "CodeBLEUScore", "CodeParseError", "Finding", "RougeComponents",
+    "CodeBLEUComponents", "CodeBLEUScore", "CodeParseError", "Finding", "HallucinationCheck",
+    "RougeComponents",
     "RougeLScore", "find_hallucinations", "hallucination_rate", "partial_credit", "pass_at_k",
     "pass_at_k_ci", "rouge_l",
 ]

@@ -8,11 +8,11 @@ weigh ``qml_weight`` in the weighted n-gram component, dataflow replaced by a Ja
 the program's quantum key set K(c)), with a Qiskit counterpart under ``lang="qiskit"``.
 
 >>> ref = "import pennylane as qml\\ndef f(x):\\n    qml.RX(x, wires=0)\\n    return qml.expval(qml.PauliZ(0))"
->>> out = codebleu([ref], [ref])
+>>> out = codebleu(references=[ref], predictions=[ref])
 >>> round(out["codebleu"], 6), out["signature"].split("|")[1]
 (1.0, 'variant:standard')
 >>> hyp = ref.replace("RX", "RY")
->>> q = codebleu([ref], [hyp], variant="quantum", lang="pennylane")
+>>> q = codebleu(references=[ref], predictions=[hyp], variant="quantum", lang="pennylane")
 >>> round(q["dataflow_match"], 4)  # K = {RX, expval, PauliZ} vs {RY, expval, PauliZ}
 0.5
 """
@@ -43,6 +43,7 @@ from ._codebleu_ref import (
     strip_or_keep,
 )
 from ._codebleu_tree import SyntaxIds, flatten
+from ._pairs import keyword_pairs
 from .results import CodeBLEUComponents, CodeBLEUScore
 from .signature import make_signature, package_version
 
@@ -270,9 +271,9 @@ def signature(variant: str, lang: str, weights: Sequence[float], qml_weight: flo
 
 
 def codebleu(
-    references: Sequence[str] | Sequence[Sequence[str]],
-    predictions: Sequence[str],
-    *,
+    *args: Any,
+    references: Sequence[str] | Sequence[Sequence[str]] | None = None,
+    predictions: Sequence[str] | None = None,
     variant: str = "standard",
     lang: str = "python",
     weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
@@ -290,8 +291,10 @@ def codebleu(
     :class:`~.results.CodeBLEUComponents` per pair, each pair scored as a corpus of one),
     ``signature`` and ``warnings``; it reads as a dict too (``out["codebleu"]``,
     ``out.as_dict()``). A prediction longer than ``max_chars`` characters is scored on its first
-    ``max_chars`` (a warning counts them; ``None``: no cap).
+    ``max_chars`` (a warning counts them; ``None``: no cap). ``references`` and ``predictions``
+    are keyword arguments; passing them by position is deprecated (a ``DeprecationWarning``).
     """
+    references, predictions = keyword_pairs("codebleu", args, references, predictions)
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     if lang not in LANGS:

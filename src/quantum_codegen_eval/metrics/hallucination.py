@@ -13,8 +13,11 @@ raises :class:`CodeParseError` (never an empty "no hallucinations" list), or, wi
 ... pl.QubitStateVector([1, 0], wires=0)
 ... pl.RX(0.1, wires=0)
 ... pl.FancyGate(wires=0)'''
->>> [(f.name, f.line, f.status) for f in find_hallucinations(code, "0.45")]
+>>> found = find_hallucinations(code, "0.45")
+>>> [(f.name, f.line, f.status) for f in found]
 [('pl.QubitStateVector', 2, 'removed'), ('pl.RX', 3, 'ok'), ('pl.FancyGate', 4, 'hallucinated')]
+>>> found.target, found.signature.split("|")[:2]
+('0.45.1', ['find_hallucinations', 'pennylane:0.45.1'])
 >>> find_hallucinations("def f(:")
 Traceback (most recent call last):
 ...
@@ -29,11 +32,11 @@ import fnmatch
 import json
 import lzma
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal, overload
 
 from .results import MappingResult
 from .signature import make_signature
@@ -79,6 +82,34 @@ class Finding(MappingResult):
     target: str
     note: str = ""
     recovered: bool = False
+
+
+@dataclass(frozen=True)
+class HallucinationCheck(Sequence):
+    """The findings of one :func:`find_hallucinations` call, in source order, with the release
+    checked against (``target``), whether they come from the error-tolerant parse
+    (``recovered``) and the signature. It is the sequence of its findings (``for f in result``,
+    ``result[0]``, ``len(result)``), as the list it replaces was; ``as_dict()`` is JSON-ready.
+    """
+
+    findings: tuple[Finding, ...]
+    target: str
+    recovered: bool
+    signature: str
+
+    @overload
+    def __getitem__(self, i: int) -> Finding: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Finding, ...]: ...
+    def __getitem__(self, i: int | slice) -> Finding | tuple[Finding, ...]:
+        return self.findings[i]
+
+    def __len__(self) -> int:
+        return len(self.findings)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"findings": [f.as_dict() for f in self.findings], "target": self.target,
+                "recovered": self.recovered, "signature": self.signature}
 
 
 # ------------------------------------------------------------------------------------------
@@ -427,8 +458,9 @@ def _parse(code: str) -> ast.AST:
 
 def find_hallucinations(code: str, pennylane_version: str | None = None, *,
                         index: dict | None = None, devices: Iterable[str] = (),
-                        recover: bool = False) -> list[Finding]:
-    """One :class:`Finding` per PennyLane reference in ``code``, in source order.
+                        recover: bool = False) -> HallucinationCheck:
+    """One :class:`Finding` per PennyLane reference in ``code``, in source order, as a
+    :class:`HallucinationCheck` (a sequence of findings with ``target`` and ``signature``).
 
     ``pennylane_version`` is the release to check against (default: the newest indexed; a
     release between two indexed ones is checked against the older one). Status: ``ok`` (exists
@@ -480,7 +512,11 @@ def find_hallucinations(code: str, pennylane_version: str | None = None, *,
         out.append(Finding(name=name, path=path, line=line, column=col, status=status,
                            versions=tuple(v for b, v in enumerate(versions) if mask >> b & 1),
                            target=versions[bit], note=note, recovered=recovered))
-    return out
+    sig = make_signature("find_hallucinations", pennylane=versions[bit],
+                         index=",".join(versions), devices=",".join(plugins) or "none",
+                         recover="yes" if recover else "no")
+    return HallucinationCheck(findings=tuple(out), target=versions[bit], recovered=recovered,
+                              signature=sig)
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@ For one problem with ``n`` samples of which ``c`` pass,
 ``pass@k = 1 - C(n-c, k) / C(n, k) = 1 - prod_{i=n-c+1}^{n} (1 - k / i)``;
 the product form avoids huge binomials. Over problems the score is the mean.
 
->>> round(pass_at_k(10, 3, 1), 12)
-0.3
->>> round(pass_at_k([10, 10], [0, 5], 5), 6)
+>>> r = pass_at_k(10, 3, 1)
+>>> round(r.value, 12), round(float(r), 12), r.signature.split("|")[:3]
+(0.3, 0.3, ['pass_at_k', 'k:1', 'estimator:chen2021'])
+>>> round(pass_at_k([10, 10], [0, 5], 5).value, 6)
 0.498016
 >>> pass_at_k([10, 10], [0, 5], 5, per_problem=True).per_problem
 (0.0, 0.996031746031746)
@@ -33,7 +34,8 @@ __all__ = ["PassAtK", "PassAtKCI", "pass_at_k", "pass_at_k_ci", "pass_at_k_per_p
 
 @dataclass(frozen=True)
 class PassAtK(MappingResult):
-    """Per-problem pass@k values (only when asked for) with their mean and a signature."""
+    """Mean pass@k over problems (``value``; ``float(result)``), the per-problem values (only
+    when asked for) and the signature."""
 
     k: int
     value: float
@@ -42,6 +44,9 @@ class PassAtK(MappingResult):
 
     def __float__(self) -> float:
         return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec) if spec else str(self)
 
 
 @dataclass(frozen=True)
@@ -117,19 +122,18 @@ def pass_at_k_per_problem(n, c, k: int) -> np.ndarray:
     return np.array([_estimate(int(a), int(b), k) for a, b in zip(ns, cs, strict=True)], dtype=np.float64)
 
 
-def pass_at_k(n, c, k: int, *, per_problem: bool = False) -> float | PassAtK:
+def pass_at_k(n, c, k: int, *, per_problem: bool = False) -> PassAtK:
     """Mean unbiased pass@k over problems.
 
     ``n`` and ``c`` are the samples drawn and the samples correct, each a scalar or one value
-    per problem (a scalar ``n`` is broadcast). Returns a float, or with ``per_problem=True`` a
-    :class:`PassAtK` carrying the per-problem values and a signature. Raises ``ValueError`` naming
-    the problem index when ``n < k``, ``c > n`` or a count is negative or not an integer.
+    per problem (a scalar ``n`` is broadcast). Returns a :class:`PassAtK`: the mean as ``value``
+    (and ``float(result)``), the signature, and with ``per_problem=True`` the per-problem values.
+    Raises ``ValueError`` naming the problem index when ``n < k``, ``c > n`` or a count is
+    negative or not an integer.
     """
     values = pass_at_k_per_problem(n, c, k)
-    mean = float(values.mean())
-    if not per_problem:
-        return mean
-    return PassAtK(k=int(k), value=mean, per_problem=tuple(float(v) for v in values),
+    return PassAtK(k=int(k), value=float(values.mean()),
+                   per_problem=tuple(float(v) for v in values) if per_problem else (),
                    signature=make_signature("pass_at_k", k=int(k), estimator="chen2021"))
 
 

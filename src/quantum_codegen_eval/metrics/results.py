@@ -2,7 +2,8 @@
 is the model): attributes for editors and type checkers, ``result["key"]``, ``dict(result)`` and
 ``result.as_dict()`` (JSON-ready, nested results converted) for existing code. Every metric's
 result type derives from :class:`MappingResult`: these, ``PassAtK``/``PassAtKCI`` (passk) and
-``Finding``/``HallucinationRate`` (hallucination).
+``Finding``/``HallucinationRate`` (hallucination). ``HallucinationCheck`` (what
+``find_hallucinations`` returns) is the sequence of its ``Finding`` s, with ``as_dict()`` too.
 
 >>> r = CodeBLEUComponents(0.5, 0.4, 0.6, 0.7, 0.3)
 >>> r.codebleu, r["syntax_match"], sorted(dict(r))[:2]

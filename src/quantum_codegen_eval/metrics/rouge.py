@@ -4,10 +4,10 @@ Two tokenizers: ``default`` is rouge-score's own (lowercases, keeps only ``[a-z0
 ``qml.RX(0.5)`` becomes ``qml rx 0 5``), comparable with published numbers; ``code`` keeps case,
 dotted names as one token and punctuation (``qml.RX ( 0.5 )``).
 
->>> r = rouge_l(["qml.RX(0.5, wires=0)"], ["qml.RY(0.5, wires=0)"])
+>>> r = rouge_l(references=["qml.RX(0.5, wires=0)"], predictions=["qml.RY(0.5, wires=0)"])
 >>> round(r["f"], 4), r["signature"].split("|")[:2]
 (0.8333, ['rouge_l', 'tokenizer:default'])
->>> round(rouge_l(["qml.RX(0.5, wires=0)"], ["qml.RY(0.5, wires=0)"], tokenizer="code")["f"], 4)
+>>> round(rouge_l(references=["qml.RX(0.5, wires=0)"], predictions=["qml.RY(0.5, wires=0)"], tokenizer="code")["f"], 4)
 0.875
 """
 
@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
+from ._pairs import keyword_pairs
 from .results import RougeComponents, RougeLScore
 from .signature import make_signature, package_version
 
@@ -43,8 +45,8 @@ class CodeTokenizer:
         return _CODE_TOKEN.findall(text)
 
 
-def rouge_l(references: Sequence[str], predictions: Sequence[str], *,
-            tokenizer: str = "default", use_stemmer: bool = False,
+def rouge_l(*args: Any, references: Sequence[str] | None = None,
+            predictions: Sequence[str] | None = None, tokenizer: str = "default", use_stemmer: bool = False,
             max_chars: int | None = MAX_CHARS) -> RougeLScore:
     """Sentence-level ROUGE-L (LCS) of each pair, averaged over pairs.
 
@@ -52,8 +54,10 @@ def rouge_l(references: Sequence[str], predictions: Sequence[str], *,
     ``signature``; readable as a dict: ``r["f"]``, ``r.as_dict()``). ``use_stemmer`` applies to the ``default`` tokenizer only (rouge-score's
     Porter stemmer). A prediction longer than ``max_chars`` is scored on its first ``max_chars``
     characters (counted in ``truncated``; ``None``: no cap). Raises ``ValueError`` on unequal lengths, an empty corpus, a non-string
-    entry (naming it) or an unknown tokenizer.
+    entry (naming it) or an unknown tokenizer. ``references`` and ``predictions`` are keyword
+    arguments; passing them by position is deprecated (a ``DeprecationWarning``).
     """
+    references, predictions = keyword_pairs("rouge_l", args, references, predictions)
     from rouge_score import scoring, tokenizers
 
     if isinstance(references, str) or isinstance(predictions, str):

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...verdict import TestResult, Verdict
+from ...verdict import TestResult, Verdict, exception_in
 from . import check
 from .harness import HARNESS, TAMPER_EXIT
 from .oracles import public_oracles
@@ -92,14 +92,13 @@ class QCoderJudge:
             bad = static_imports(code, list(problem.allowed_imports))
         except SyntaxError as exc:
             return self._verdict(problem, "RE", f"SyntaxError: {exc.msg} (line {exc.lineno})",
-                                 {"runtime_error": True}, error_class="formatting")
+                                 {"runtime_error": True}, details={"exception_type": "SyntaxError"})
         except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
             return self._verdict(problem, "RE", f"the code cannot be parsed: {exc}",
-                                 {"runtime_error": True}, error_class="formatting")
+                                 {"runtime_error": True}, details={"exception_type": "SyntaxError"})
         if bad:
             return self._verdict(problem, "UME", "module(s) outside the permitted list: "
-                                 + ", ".join(bad), {}, details={"imports": bad},
-                                 error_class="hallucination")
+                                 + ", ".join(bad), {}, details={"imports": bad})
         nonce = self.nonce(problem, completion)
         cases = self.cases(problem)
         mods, names = split_allowed(list(problem.allowed_imports))
@@ -147,7 +146,7 @@ class QCoderJudge:
             found = channel["violations"] or ["the program tampered with the judge's UME channel"]
             return self._verdict(problem, "UME", "module(s) or operations outside the permitted "
                                  "list: " + ", ".join(found[:10]), {}, details={"imports": found[:50]},
-                                 timings=run, error_class="hallucination")
+                                 timings=run)
         if not isinstance(report, dict):
             status = {"timeout": "TLE", "memory": "MLE"}.get(r.status, "RE")
             msg = (r.exception.message if getattr(r, "exception", None) else r.stderr[-2000:])
@@ -155,10 +154,12 @@ class QCoderJudge:
                     if r.status == "ok" and not channel["ended"]
                     else f"the program failed before any test ({r.status})")
             return self._verdict(problem, status, what + (f": {msg}" if msg else ""),
-                                 {"runtime_error": status == "RE"}, timings=run)
+                                 {"runtime_error": status == "RE"}, timings=run,
+                                 details={"broke_contract": status == "RE"})
         if report.get("load_error"):
             return self._verdict(problem, "RE", str(report["load_error"])[-3000:],
-                                 {"runtime_error": True}, timings=run, error_class="api_misuse")
+                                 {"runtime_error": True}, timings=run,
+                                 details=_evidence(str(report["load_error"])))
         entries: dict[int, dict] = {}
         listed = report.get("cases")  # the program may have patched the harness's json module
         for e in listed if isinstance(listed, list) else []:
@@ -228,6 +229,8 @@ class QCoderJudge:
                "depth_violation": any(res.status == "DLE" for _, res in outcomes),
                "state_match": worst == "AC"}
         details: dict[str, Any] = {"report": rep}
+        if worst == "RE" and failing:
+            details.update(_evidence(failing[1].message))
         if failing:
             c, res = failing
             details.update(first_failing=spec.case_name(c), fidelity=res.fidelity,
@@ -238,17 +241,15 @@ class QCoderJudge:
             else "the program did not finish all tests")
         return Verdict(benchmark=self.benchmark, problem_id=problem.id, status=worst,
                        tests_passed=sum(t.passed for t in tests), tests_total=len(cases),
-                       tests=tests, error_class=_error_class(worst), message=msg, details=details)
+                       tests=tests, message=msg, details=details)
 
     def _verdict(self, problem: Any, status: str, message: str, report: dict, *,
-                 details: dict | None = None, timings: dict | None = None,
-                 error_class: str | None = None) -> Verdict:
+                 details: dict | None = None, timings: dict | None = None) -> Verdict:
         rep = {"runtime_error": False, "gate_violation": False, "depth_violation": False,
                "state_match": False}
         rep.update(report)
         return Verdict(benchmark=self.benchmark, problem_id=problem.id, status=status,
                        tests_passed=0, tests_total=0, message=message,
-                       error_class=error_class or _error_class(status),
                        timings=timings or {}, details={"report": rep, **(details or {})})
 
 
@@ -306,7 +307,9 @@ def _str(x: Any) -> str | None:
     return str(x)[:200] if x is not None else None
 
 
-def _error_class(status: str) -> str | None:
-    return {"AC": None, "WA": "reasoning", "DLE": "reasoning", "UGE": "api_misuse",
-            "UME": "hallucination", "RE": "api_misuse", "TLE": "timeout", "MLE": "timeout",
-            "FORMAT": "formatting"}.get(status)
+def _evidence(error: str) -> dict[str, Any]:
+    """Error-class evidence of a runtime error (``verdict.with_error_class`` decides): the
+    exception its traceback ends with, else the program broke the harness's contract (no
+    solve(), a value that is not a circuit, a circuit QPY cannot carry, an ended process)."""
+    exc = exception_in(error)
+    return {"exception_type": exc} if exc else {"broke_contract": True}

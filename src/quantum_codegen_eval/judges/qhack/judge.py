@@ -231,7 +231,7 @@ class QHackJudge:
 
     def _format(self, problem: Any, reason: str, message: str) -> Verdict:
         return Verdict(benchmark="qhack", problem_id=get(problem, "id"), status="FORMAT",
-                       tests_total=max(1, len(get(problem, "tests"))), error_class="formatting",
+                       tests_total=max(1, len(get(problem, "tests"))),
                        message=message, details={"format": reason, "env": self.env,
                                                  "check_trust": check_trust(problem)})
 
@@ -384,28 +384,25 @@ class QHackJudge:
         first = next(i for i, t in enumerate(detail) if not t.passed)
         status = detail[first].status or "WA"
         err = outcomes[first][1]
-        if status == "TLE":
-            klass = "timeout"
-        elif status == "MLE":
-            klass = None
-        elif status == "WA":
-            klass = "reasoning"
-        else:
+        if status not in ("TLE", "MLE", "WA"):
             from ...codeblocks import extract_code
 
             code = extract_code(completion or "", plain_ok=True) or ""
             hall = find_hallucinated(code, get(problem, "pennylane_version"))
-            if hall:
-                details["hallucinated"] = hall
+            # evidence for verdict.with_error_class, which gives the class
             klass = classify_exception(err or {}, hall)
+            if hall or klass == "hallucination":
+                details["hallucinated"] = hall or True  # the names, or the message showed one
+            if klass == "api_misuse":
+                details["raised_in_framework"] = True
             if err and err.get("phase") == "load" and not any(
                     f[0] == SOLUTION_FILE for f in err.get("frames") or []):
                 details["harness_error"] = True
             if err and err.get("traceback"):
                 details["traceback"] = str(err["traceback"])[-3000:]
         message = f"{detail[first].name}: {detail[first].message}"
-        return Verdict("qhack", pid, status, passed, len(detail), detail, error_class=klass,
-                       message=message, timings=timings, details=details)
+        return Verdict("qhack", pid, status, passed, len(detail), detail, message=message,
+                       timings=timings, details=details)
 
 
 # ---------------------------------------------------------------- error classes

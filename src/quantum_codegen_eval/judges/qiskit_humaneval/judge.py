@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...verdict import TestResult, Verdict, classify_error
+from ...verdict import TestResult, Verdict
 from ..base import MAX_STAGES, judge_error
 from . import frames, runner, trusted
 from .modes import UNSUPPORTED, check_mode, task_number
@@ -46,11 +46,6 @@ MAX_FRAMES_BYTES = 64 << 20
 OUTPUT_BYTES = 16 << 20
 
 _TRANSPORT = Path(__file__).with_name("transport.py")
-
-
-def _error_class(exc_type: str) -> str | None:
-    """The class of an uncaught exception: the one mapping (``verdict.classify_error``)."""
-    return classify_error("WA" if exc_type == "AssertionError" else "RE", exc_type)
 
 
 @dataclass
@@ -109,7 +104,7 @@ class QiskitHumanEvalJudge:
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
         if not isinstance(completion, str) or not completion_code(completion).strip():
-            return Verdict(BENCHMARK, problem.task_id, "FORMAT", 0, 1, error_class="formatting",
+            return Verdict(BENCHMARK, problem.task_id, "FORMAT", 0, 1,
                            message="the completion contains no code",
                            details=self._details(problem, _State()))
         return [self._trusted_job(problem, _State())]
@@ -141,9 +136,9 @@ class QiskitHumanEvalJudge:
                 raise ValueError(f"{len(raw)} bytes of output")
             got = frames.split(raw, kinds=(b"L", b"C", b"F", b"E"))
         except ValueError as exc:
-            return self._verdict(problem, st, "RE", "api_misuse",
+            return self._verdict(problem, st, "RE",
                                  f"the program's output is malformed (or cut at the "
-                                 f"file-size limit): {exc}")
+                                 f"file-size limit): {exc}", broke_contract=True)
         if not got or got[0][0] != b"L":
             return self._top_level(problem, st, r)
         calls = [f for f in got if f[0] == b"C"]
@@ -165,15 +160,15 @@ class QiskitHumanEvalJudge:
         raw = r.files.get(trusted.OUT_FILE)
         if raw is None:
             if r.status == "timeout":
-                return self._verdict(problem, st, "TLE", "timeout",
+                return self._verdict(problem, st, "TLE",
                                      f"check() over {self.time_limit:g} CPU s on the results")
             if r.status == "memory":
-                return self._verdict(problem, st, "MLE", "timeout",
+                return self._verdict(problem, st, "MLE",
                                      f"check() over {self.memory_mb} MB on the results")
             if r.exception is None and r.status in ("crashed", "killed"):
-                return self._verdict(problem, st, "RE", "api_misuse",
+                return self._verdict(problem, st, "RE",
                                      f"the check process died on the program's results "
-                                     f"({r.status}, signal {r.signal})")
+                                     f"({r.status}, signal {r.signal})", broke_contract=True)
             why = (f"{r.exception.type}: {r.exception.message}" if r.exception
                    else f"{r.status} (exit code {r.exit_code})")
             return self._judge_error(problem, st, f"the trusted check failed: {why}"[:500],
@@ -209,13 +204,12 @@ class QiskitHumanEvalJudge:
     def _outcome(self, problem: Any, st: _State, out: dict) -> Verdict:
         result = out.get("result")
         if result == "pass":
-            return self._verdict(problem, st, "AC", None, "")
+            return self._verdict(problem, st, "AC", "")
         if result == "fail":
             exc = str(out.get("type"))
             where = "in the program's function: " if out.get("origin") == "candidate" else ""
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 _error_class(exc), f"{where}{exc}: {out.get('message', '')}",
-                                 exception_type=exc)
+                                 f"{where}{exc}: {out.get('message', '')}", exception_type=exc)
         reason, i, message = out.get("reason"), out.get("index"), out.get("message", "")
         call = f"call {i + 1}" if isinstance(i, int) else "the program"
         if reason == "limit":
@@ -223,53 +217,54 @@ class QiskitHumanEvalJudge:
                                      "the transport, not counted as the program's error",
                                      proxy_unsupported=message)
         if reason == "unsupported":
-            return self._verdict(problem, st, "RE", "api_misuse",
+            return self._verdict(problem, st, "RE",
                                  f"{call} returned a {message}, which cannot be passed safely to "
-                                 "the check (unsupported type)", proxy_unsupported=message)
+                                 "the check (unsupported type)", proxy_unsupported=message,
+                                 broke_contract=True)
         if reason == "payload":
-            return self._verdict(problem, st, "RE", "api_misuse",
-                                 f"{call}: malformed result: {message}")
+            return self._verdict(problem, st, "RE", f"{call}: malformed result: {message}",
+                                 broke_contract=True)
         if reason == "exit":
-            return self._verdict(problem, st, "RE", "api_misuse", f"{call}: {message}")
+            return self._verdict(problem, st, "RE", f"{call}: {message}", broke_contract=True)
         died = st.died.get(i, {}) if isinstance(i, int) else {}
         if died.get("status") == "timeout":
-            return self._verdict(problem, st, "TLE", "timeout", f"{call}: over "
+            return self._verdict(problem, st, "TLE", f"{call}: over "
                                  f"{self.time_limit:g} CPU s or "
                                  f"{self.time_limit * WALL_FACTOR:g} s wall")
         if died.get("status") == "memory":
-            return self._verdict(problem, st, "MLE", "timeout",
-                                 f"{call}: over {self.memory_mb} MB")
+            return self._verdict(problem, st, "MLE", f"{call}: over {self.memory_mb} MB")
         if died.get("exception"):
             exc = died["exception"]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 _error_class(exc), f"{call}: {exc}: {died.get('message', '')}",
-                                 exception_type=exc)
-        return self._verdict(problem, st, "RE", "api_misuse",
+                                 f"{call}: {exc}: {died.get('message', '')}", exception_type=exc)
+        return self._verdict(problem, st, "RE",
                              f"the program ended during {call} (status {died.get('status')}, "
-                             f"exit code {died.get('exit_code')}, signal {died.get('signal')})")
+                             f"exit code {died.get('exit_code')}, signal {died.get('signal')})",
+                             broke_contract=True)
 
     def _top_level(self, problem: Any, st: _State, r: Any) -> Verdict:
         """The candidate's program failed before its function could be called."""
         if r.status == "timeout":
-            return self._verdict(problem, st, "TLE", "timeout", f"over {self.time_limit:g} CPU s "
+            return self._verdict(problem, st, "TLE", f"over {self.time_limit:g} CPU s "
                                  f"or {self.time_limit * WALL_FACTOR:g} s wall", r)
         if r.status == "memory":
-            return self._verdict(problem, st, "MLE", "timeout", f"over {self.memory_mb} MB", r)
+            return self._verdict(problem, st, "MLE", f"over {self.memory_mb} MB", r)
         if r.exception is not None:
             exc = r.exception.type.rsplit(".", 1)[-1]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 _error_class(exc), f"{exc}: {r.exception.message}".strip(), r,
-                                 exception_type=exc)
-        return self._verdict(problem, st, "RE", "api_misuse",
+                                 f"{exc}: {r.exception.message}".strip(), r, exception_type=exc)
+        return self._verdict(problem, st, "RE",
                              f"the program exited before check() ran ({r.status}, exit code "
-                             f"{r.exit_code}, signal {r.signal})", r)
+                             f"{r.exit_code}, signal {r.signal})", r, broke_contract=True)
 
     def _details(self, problem: Any, st: _State, **extra: Any) -> dict[str, Any]:
         return {"config": problem.config, "check_mode": check_mode(problem),
                 "rounds": st.rounds, "calls": len(st.results), **extra}
 
-    def _verdict(self, problem: Any, st: _State, status: str, error_class: str | None,
-                 message: str, r: Any = None, **extra: Any) -> Verdict:
+    def _verdict(self, problem: Any, st: _State, status: str, message: str, r: Any = None,
+                 **extra: Any) -> Verdict:
+        """The verdict; ``extra`` goes to ``details`` (with the error-class evidence,
+        ``exception_type`` / ``broke_contract``: ``verdict.with_error_class`` gives the class)."""
         if status != "AC" and check_mode(problem) != "proxy":
             return self._judge_error(problem, st, f"this task cannot be checked through the "
                                      f"proxy ({UNSUPPORTED.get(task_number(problem.task_id))}); "
@@ -281,7 +276,7 @@ class QiskitHumanEvalJudge:
         if r is not None:
             details["stderr_tail"] = (r.stderr or "")[-2000:]
         return Verdict(BENCHMARK, problem.task_id, status, int(passed), 1, [detail],
-                       error_class=error_class, message=message,
+                       message=message,
                        timings={"wall_time": st.wall}, details=details)
 
     def _judge_error(self, problem: Any, st: _State, message: str, **extra: Any) -> Verdict:

@@ -2,8 +2,8 @@
 
 The same small PennyLane and Qiskit programs for all three, in one run::
 
-    .venv/bin/python bench/sandbox.py                 # 200 + 200 programs; (b) on a subset
-    .venv/bin/python bench/sandbox.py --n 50 --fresh-n 10 --workers 2
+    .venv/bin/python timing/sandbox.py                 # 200 + 200 programs; (b) on a subset
+    .venv/bin/python timing/sandbox.py --n 50 --fresh-n 10 --workers 2
 
 (b) costs about a second or more per sample, so by default it runs on ``--fresh-n`` programs
 (half of each kind) and its rate is reported per sample; ``--fresh-n 0`` runs it on all of them.
@@ -17,7 +17,7 @@ cost of the sandbox itself (fork, limits, uid switch, cleanup, supervision) is m
 isolation set-up: fork, mount namespace, limits, uid switch).
 
 Old and new code side by side: run this file with the other checkout's interpreter, e.g.
-``cd /tmp && /work/main/.venv/bin/python /work/wt/sandbox/bench/sandbox.py --json old.json``.
+``cd /tmp && /work/main/.venv/bin/python /work/wt/sandbox/timing/sandbox.py --json old.json``.
 """
 
 from __future__ import annotations

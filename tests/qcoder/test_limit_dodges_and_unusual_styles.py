@@ -1,6 +1,6 @@
 """Second red-team round: programs against the QCoder judge, each with the verdict it deserves.
 
-Classes (beyond ``test_adversarial.py`` and ``test_redteam.py``): depth limits and banned gates
+Classes (beyond ``test_adversarial.py`` and ``test_ume_escapes_and_hidden_values.py``): depth limits and banned gates
 dodged through a non-integer ``AnnotatedOperation`` power (a dense block the judge used to count
 as one layer and not look into); attribute reads by name through pattern matching
 (``__match_args__`` with a metaclass ``__instancecheck__``); dynamic code run *by a library* at

@@ -23,6 +23,8 @@ from quantum_codegen_eval.judges.base import judge_many
 from quantum_codegen_eval.judges.qhack import checks, payload
 from quantum_codegen_eval.judges.qhack.program import FormatProblem, prepare
 
+pytestmark = pytest.mark.era  # QHack era environments
+
 SOLUTIONS = Path(__file__).parent / "solutions"
 
 

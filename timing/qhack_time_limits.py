@@ -1,6 +1,6 @@
 """Bench: CPU seconds per public test of the known-good QHack solutions, in their era environments.
 
-    .venv/bin/python bench/qhack_time_limits.py [--repeat 3] [--only 2023/tutorial_5] [--write]
+    .venv/bin/python timing/qhack_time_limits.py [--repeat 3] [--only 2023/tutorial_5] [--write]
 
 Judges every known-good solution under ``tests/qhack/solutions/`` (``<year>/<id>.py`` and
 ``era/<year>/<id>.py``; never ``.wrong.py`` or ``weak/``) ``--repeat`` times, and prints per

@@ -1,6 +1,6 @@
 """Bench: judge the 67 QCoder reference solutions over their full parameter sweeps.
 
-    .venv/bin/python bench/qcoder.py [--source PATH] [--workers 2] [--wrong]
+    .venv/bin/python timing/qcoder.py [--source PATH] [--workers 2] [--wrong]
 
 Without ``--source`` the upstream repository comes through the package's download cache
 (``$QCE_GITHUB_URL``, e.g. ``file://$PWD/../shared/upstream/github``).

@@ -1,6 +1,6 @@
 """CodeBLEU: speed against the published ``codebleu==0.7.0``, the seed gap, the quantum keys.
 
-Run: ``.venv/bin/python bench/metrics.py [speed|seed-gap|keys|hallucination] [--pairs 1000]``
+Run: ``.venv/bin/python timing/metrics.py [speed|seed-gap|keys|hallucination] [--pairs 1000]``
 (default: all four). Upstream material (QHack templates, Qiskit HumanEval) comes through the
 package's download cache from ``$QCE_GITHUB_URL`` (``file://$PWD/../shared/upstream/github``
 offline), never copied.
@@ -90,10 +90,10 @@ def _cpu(fn):
 def speed(name: str, refs: list[str], preds: list[str], repeat: int) -> float:
     n = len(preds)
     ref = run_reference(refs, preds, per_sample=False)
-    runs = [_cpu(lambda: codebleu(refs, preds, per_sample=False)) for _ in range(repeat)]
+    runs = [_cpu(lambda: codebleu(references=refs, predictions=preds, per_sample=False)) for _ in range(repeat)]
     ours, cpu_std = runs[0][0], statistics.median(t for _, t in runs)
     cpu_q = statistics.median(
-        _cpu(lambda: codebleu(refs, preds, variant="quantum", lang="pennylane",
+        _cpu(lambda: codebleu(references=refs, predictions=preds, variant="quantum", lang="pennylane",
                               per_sample=False))[1] for _ in range(repeat))
     exact = max(abs(ours[k] - ref["corpus"][REF_KEYS[k]])
                 for k in ("ngram_match", "weighted_ngram_match", "syntax_match"))
@@ -157,7 +157,7 @@ def run_seed_gap(args) -> None:
         raise SystemExit("seed-gap needs the upstream material: set QCE_GITHUB_URL")
     for name, (refs, preds) in seed_gap_corpora(up).items():
         ref = run_reference(refs, preds, per_sample=True)
-        ours = codebleu(refs, preds)
+        ours = codebleu(references=refs, predictions=preds)
         d_df = [abs(a["dataflow_match"] - b["dataflow_match_score"])
                 for a, b in zip(ours["per_sample"], ref["per_sample"], strict=True)]
         d_cb = [abs(a["codebleu"] - b["codebleu"])
@@ -190,7 +190,7 @@ def _swap_first(code: str, swaps) -> str | None:
 def _mean_score(refs, preds, **kw) -> tuple[float, float]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        out = codebleu(refs, preds, variant="quantum", **kw)
+        out = codebleu(references=refs, predictions=preds, variant="quantum", **kw)
     per = out["per_sample"]
     return (statistics.mean(p["codebleu"] for p in per),
             statistics.mean(p["dataflow_match"] for p in per))
@@ -221,7 +221,7 @@ def run_keys(args) -> None:
     cb, km = _mean_score(refs, swapped, lang="pennylane")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        codebleu(refs, swapped, variant="quantum", lang="pennylane", per_sample=False)
+        codebleu(references=refs, predictions=swapped, variant="quantum", lang="pennylane", per_sample=False)
     print(f"  gate swap scored with lang='pennylane': {cb:.4f} ({km:.4f}); "
           f"warnings: {len(caught)}")
     snippets = [p for p in corpus.qhack_programs(up, 3, 80)

@@ -1,12 +1,12 @@
 """Bench: judge the QHack reference solutions (and their wrong variants) in one batch.
 
-    .venv/bin/python bench/qhack.py [--source PATH] [--repeat 3] [--workers 2] [--heavy]
+    .venv/bin/python timing/qhack.py [--source PATH] [--repeat 3] [--workers 2] [--heavy]
 
 Without ``--source`` the upstream repositories come through the package's download cache
 (``$QCE_GITHUB_URL``, e.g. ``file://$PWD/../shared/upstream/github``).
 
 Runs with whichever ``quantum_codegen_eval`` the interpreter imports, so the same script times
-two checkouts side by side (e.g. ``/work/main/.venv/bin/python bench/qhack.py``). Prints the
+two checkouts side by side (e.g. ``/work/main/.venv/bin/python timing/qhack.py``). Prints the
 median wall time of a batch and the CPU time of all sandbox processes (the evaluator's reaped
 children: the machine may be shared, CPU time is the figure to compare), and checks that every
 solution gets AC and every wrong variant does not.
