@@ -17,6 +17,8 @@ import pytest
 
 from quantum_codegen_eval.execution import Job, Limits, Sandbox
 
+pytestmark = pytest.mark.slow  # about a minute of a deliberately overloaded machine
+
 #: about 1 CPU-second of pure Python
 WORK = "x = 0\nfor i in range(12_000_000):\n    x += i\nprint('done')\n"
 #: forks four children that spin forever, and spins itself
