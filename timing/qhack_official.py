@@ -15,7 +15,7 @@ CPU seconds (user + system) are used because wall time on a shared machine measu
 The official loop starts a fresh interpreter and imports PennyLane (once per public test for the
 2022 scripts); the judge forks from a worker that imported it once for all jobs. So the table
 gives the official loop both as measured and net of that start-up (the median CPU of the era
-interpreter importing ``json``, ``pennylane`` and its numpy, times the number of runs).
+interpreter running only the template's own import lines, times the number of runs).
 """
 
 from __future__ import annotations
@@ -55,12 +55,11 @@ def known_good() -> dict[str, Path]:
     return out
 
 
-def startup_cpu(python: str, repeats: int = 3) -> float:
-    """Median CPU seconds of the era interpreter starting and importing what templates import."""
+def startup_cpu(python: str, imports: str, repeats: int = 3) -> float:
+    """Median CPU seconds of the era interpreter starting and running ``imports``."""
     def once() -> float:
         ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([python, "-c", "import json, pennylane as qml\n"
-                        "from pennylane import numpy as np"], check=True, capture_output=True)
+        subprocess.run([python, "-c", imports], check=True, capture_output=True)
         ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         return ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime
 
@@ -97,17 +96,18 @@ def main() -> None:
         chosen = {k: v for k, v in chosen.items() if k not in heavy()}
     judge = qhack.make_judge(env="era")
     rows = []
-    startup: dict[str, float] = {}
+    startup: dict[tuple[str, str], float] = {}
     with Sandbox(workers=1) as sb, tempfile.TemporaryDirectory() as tmp:
         for i, (cid, path) in enumerate(sorted(chosen.items())):
             record, code = problems[cid], path.read_text()
             run = official_loop(cid, record, code, Path(tmp) / str(i), timeout=3600)
             status, cpu = judge_cpu(judge, record, code, sb)
-            python = era_python(record)
-            if python not in startup:
-                startup[python] = startup_cpu(python)
+            key = (era_python(record), "\n".join(c["code"] for c in record.chunks
+                                                 if c["kind"] == "import"))
+            if key not in startup:
+                startup[key] = startup_cpu(*key)
             runs = len(record.tests) if record.format == "script" else 1
-            net = max(run.cpu - runs * startup[python], 1e-3)
+            net = max(run.cpu - runs * startup[key], 1e-3)
             row = {"id": cid, "official_cpu": round(run.cpu, 3), "official_net_cpu": round(net, 3),
                    "official_ok": run.failure is None, "judge_cpu": round(cpu, 3),
                    "judge_status": status, "ratio": round(cpu / net, 2)}
