@@ -19,14 +19,11 @@ templates may not be copied into this repository).
 
 from __future__ import annotations
 
-import ast
-import json
-import os
-import re
-import subprocess
 from pathlib import Path
 
 import pytest
+from qhack_official import upstream_failure as _upstream_failure
+from qhack_official import whole_template as _whole_template
 
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.judges.base import judge_many
@@ -290,72 +287,6 @@ PROGRAMS: list[tuple[str, str, str]] = (
     [(f"solution:{cid}", cid, (SOLUTIONS / f"{cid}.py").read_text()) for cid in NEW] + STYLES)
 
 
-def _whole_template(record, code: str) -> str:
-    """The template with each editable chunk replaced by the program's definition of that name;
-    the program's other definitions follow the template's imports (a participant's helpers), its
-    top-level calls follow the last editable chunk (notebook leftovers)."""
-    tree = ast.parse(code)
-    lines = code.splitlines()
-    names = set(record.solution_functions)
-    defs: dict[str, str] = {}
-    helpers: list[str] = []
-    leftovers: list[str] = []  # notebook-cell calls (prints, draws): after the solution
-    for node in tree.body:
-        start = min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
-        text = "\n".join(lines[start - 1:node.end_lineno])
-        name = getattr(node, "name", None)
-        if name in names:
-            defs[name] = text
-        elif isinstance(node, ast.Expr):
-            leftovers.append(text)
-        else:
-            helpers.append(text)
-    out: list[str] = []
-    helpers_placed = False
-    last = max(i for i, c in enumerate(record.chunks) if c["kind"] == "editable")
-    for i, chunk in enumerate(record.chunks):
-        if chunk["kind"] != "import" and not helpers_placed:
-            out.append("\n".join(helpers))
-            helpers_placed = True
-        if chunk["kind"] == "editable" and chunk["name"] in defs:
-            out.append(defs[chunk["name"]])
-        else:
-            out.append(chunk["code"])
-        if i == last:
-            out.extend(leftovers)
-    return "\n\n".join(out) + "\n"
-
-
-def _tokens(text: str) -> list[str]:
-    return [t for t in re.split(r"[,\s]+", text.strip()) if t]
-
-
-def _script_line_ok(got: str, want: str, rel: float | None) -> bool:
-    g, w = _tokens(got), _tokens(want)
-    if len(g) != len(w):
-        return False
-    for a, b in zip(g, w, strict=True):
-        try:
-            fa, fb = float(a), float(b)
-        except ValueError:
-            if a != b:
-                return False
-            continue
-        if rel is None:
-            if fa != fb:
-                return False
-        elif abs(fa - fb) > rel * (abs(fb) if fb else 1.0):
-            return False
-    return True
-
-
-def _era_python(record) -> str:
-    roots = [Path(os.environ["QCE_CACHE"]) / "envs"] if os.environ.get("QCE_CACHE") else []
-    roots.append(Path("/var/cache/quantum-codegen-eval/envs"))
-    return next(str(p) for p in (r / f"qhack-{record.year}" / "bin" / "python" for r in roots)
-                if p.exists())
-
-
 @pytest.fixture(scope="module")
 def verdicts(qhack_problems, sandbox):
     judge = qhack.make_judge(env="era")
@@ -365,33 +296,6 @@ def verdicts(qhack_problems, sandbox):
     out = judge_many(judge, items, sandbox)
     n = len(PROGRAMS)
     return {name: (out[i], out[n + i]) for i, (name, _, _) in enumerate(PROGRAMS)}
-
-
-def _upstream_failure(name: str, record, code: str, workdir: Path) -> str | None:
-    """Why the contest's own driver / test loop rejects the pasted program (None: it accepts)."""
-    try:
-        python = _era_python(record)
-    except StopIteration:
-        return f"skip: no qhack-{record.year} era environment built"
-    workdir.mkdir(parents=True)
-    prog = workdir / "prog.py"
-    prog.write_text(_whole_template(record, code))
-    if record.format == "script":
-        rel = json.loads(record.compare).get("rel")
-        for t in record.tests:
-            p = subprocess.run([python, str(prog)], input=t["input"], capture_output=True,
-                               text=True, timeout=300, cwd=workdir)
-            printed = [ln for ln in p.stdout.splitlines() if ln.strip()]
-            if p.returncode != 0:
-                return f"{name} test {t['name']}: exit {p.returncode}: {p.stderr[-2000:]}"
-            if not printed or not _script_line_ok(printed[-1], t["expected"], rel):
-                return f"{name} test {t['name']}: printed {printed[-1:]}, want {t['expected']!r}"
-        return None
-    p = subprocess.run([python, str(prog)], capture_output=True, text=True, timeout=300,
-                       cwd=workdir)
-    if p.returncode != 0 or p.stdout.count("Correct!") != len(record.tests):
-        return f"{name}: exit {p.returncode}: {p.stdout[-1500:]} {p.stderr[-2000:]}"
-    return None
 
 
 @pytest.fixture(scope="module")

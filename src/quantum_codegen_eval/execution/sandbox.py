@@ -25,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from . import _worker
+from . import _accounting, _worker
 from ._users import UidLease, lease_uid
 from .types import ExceptionInfo, Job, Limits, RunResult
 
@@ -35,6 +35,11 @@ DEFAULT_PRELOAD: tuple[str, ...] = ()  # judges name what their jobs preload
 _PACKAGE = __name__.split(".")[0]
 _PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
 _DRAIN_GRACE = 0.5
+#: how often a running job's whole-tree CPU is read (seconds)
+_POLL = 0.25
+#: the wall-clock backstop never stretches past this many times its own length, however long
+#: the job was kept waiting for a CPU
+_MAX_STRETCH = 50.0
 _THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                "NUMEXPR_NUM_THREADS", "RAYON_NUM_THREADS")
 
@@ -288,17 +293,37 @@ class _Slot:
         exited: dict[str, Any] | None = None
         drain_until: float | None = None
         open_fds = set(bufs)
+        # the job's processes: below the zygote (a subreaper: the job's orphans stay below it)
+        root = zygote.pid if zygote is not None else pid
+        tree_cpu, next_poll = 0.0, t0 + _POLL
         while open_fds or exited is None:
             now = time.monotonic()
+            if exited is None and not timed_out and now >= next_poll:
+                next_poll = now + _POLL
+                tree_cpu = max(tree_cpu, _accounting.tree_cpu(
+                    _accounting.descendants(root, include_root=zygote is None)))
+                if tree_cpu > limits.cpu_seconds + _POLL:  # children's CPU is the job's too
+                    timed_out = True
+                    self._kill(pid)
+                    deadline = now + 5
             if exited is None and now >= deadline and not timed_out:
-                timed_out = True
-                self._kill(pid)
-                deadline = now + 5  # then wait for the worker to report the exit
+                # wall time the job spent waiting for a CPU (a busy machine) does not count
+                tasks = _accounting.descendants(root, include_root=zygote is None)
+                stretched = t0 + limits.wall_time + _accounting.queued_seconds(tasks)
+                stretched = min(stretched, t0 + _MAX_STRETCH * limits.wall_time)
+                if stretched > now + 0.01:
+                    deadline = stretched
+                else:
+                    timed_out = True
+                    self._kill(pid)
+                    deadline = now + 5  # then wait for the worker to report the exit
             if exited is None and timed_out and now >= deadline:
                 break
             if drain_until is not None and now >= drain_until:
                 break
             limit = (drain_until if drain_until is not None else deadline) - now
+            if exited is None and not timed_out:
+                limit = min(limit, next_poll - now)
             for key, _ in sel.select(timeout=max(0.0, limit)):
                 fd = key.fd
                 if fd == waiter:
@@ -355,6 +380,8 @@ class _Slot:
                 os.close(waiter)
         sel.close()
         wall = time.monotonic() - t0
+        if exited:
+            exited["tree_cpu"] = tree_cpu
         return _result(job, limits, exited, bufs[out_r], bufs[err_r], bytes(bufs[rep_r]), pid,
                        timed_out=timed_out, over=over, zygote_died=zygote_died,
                        truncated=truncated, wall=wall, files=_collect(work, job.collect, limits))
@@ -414,7 +441,8 @@ def _result(job: Job, limits: Limits, exited: dict[str, Any], out: bytes, err: b
             sig = os.WTERMSIG(status_raw)
         elif os.WIFEXITED(status_raw):
             exit_code = os.WEXITSTATUS(status_raw)
-    cpu = float(exited.get("utime", 0.0)) + float(exited.get("stime", 0.0))
+    cpu = max(float(exited.get("utime", 0.0)) + float(exited.get("stime", 0.0)),
+              float(exited.get("tree_cpu", 0.0)))
     stdout = out.decode("utf-8", errors="replace")
     stderr = err.decode("utf-8", errors="replace")
     if setup_error:

@@ -1,0 +1,140 @@
+"""The contest's own way of running a QHack program, for tests and timing scripts.
+
+``whole_template`` pastes a program into its challenge's whole template (built from the record
+at run time: the templates may not be copied into this repository); ``official_loop`` runs that
+in the era interpreter as the contest did (2022 scripts once per public test with ``N.in`` on
+stdin, the last printed line compared with ``N.ans``; notebooks through their own test loop,
+which must print ``Correct!`` per test) and measures its CPU seconds.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import resource
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class OfficialRun:
+    """``failure``: why the contest's loop rejects the program (None: accepted; "skip: ..."
+    when it cannot run here); ``cpu``: CPU seconds of the interpreter(s) it ran."""
+
+    failure: str | None
+    cpu: float
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def whole_template(record, code: str) -> str:
+    """The template with each editable chunk replaced by the program's definition of that name;
+    the program's other definitions follow the template's imports (a participant's helpers), its
+    top-level calls follow the last editable chunk (notebook leftovers)."""
+    tree = ast.parse(code)
+    lines = code.splitlines()
+    names = set(record.solution_functions)
+    defs: dict[str, str] = {}
+    helpers: list[str] = []
+    leftovers: list[str] = []  # notebook-cell calls (prints, draws): after the solution
+    for node in tree.body:
+        start = min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
+        text = "\n".join(lines[start - 1:node.end_lineno])
+        name = getattr(node, "name", None)
+        if name in names:
+            defs[name] = text
+        elif isinstance(node, ast.Expr):
+            leftovers.append(text)
+        else:
+            helpers.append(text)
+    out: list[str] = []
+    helpers_placed = False
+    last = max(i for i, c in enumerate(record.chunks) if c["kind"] == "editable")
+    for i, chunk in enumerate(record.chunks):
+        if chunk["kind"] != "import" and not helpers_placed:
+            out.append("\n".join(helpers))
+            helpers_placed = True
+        if chunk["kind"] == "editable" and chunk["name"] in defs:
+            out.append(defs[chunk["name"]])
+        else:
+            out.append(chunk["code"])
+        if i == last:
+            out.extend(leftovers)
+    return "\n\n".join(out) + "\n"
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in re.split(r"[,\s]+", text.strip()) if t]
+
+
+def _script_line_ok(got: str, want: str, rel: float | None) -> bool:
+    g, w = _tokens(got), _tokens(want)
+    if len(g) != len(w):
+        return False
+    for a, b in zip(g, w, strict=True):
+        try:
+            fa, fb = float(a), float(b)
+        except ValueError:
+            if a != b:
+                return False
+            continue
+        if rel is None:
+            if fa != fb:
+                return False
+        elif abs(fa - fb) > rel * (abs(fb) if fb else 1.0):
+            return False
+    return True
+
+
+def era_python(record) -> str:
+    roots = [Path(os.environ["QCE_CACHE"]) / "envs"] if os.environ.get("QCE_CACHE") else []
+    roots.append(Path("/var/cache/quantum-codegen-eval/envs"))
+    return next(str(p) for p in (r / f"qhack-{record.year}" / "bin" / "python" for r in roots)
+                if p.exists())
+
+
+def upstream_failure(name: str, record, code: str, workdir: Path) -> str | None:
+    """Why the contest's own driver / test loop rejects the pasted program (None: it accepts)."""
+    return official_loop(name, record, code, workdir).failure
+
+
+def official_loop(name: str, record, code: str, workdir: Path, timeout: float = 300,
+                  ) -> OfficialRun:
+    """Run the pasted program as the contest did; its verdict and the CPU seconds it took
+    (children's CPU of this process: measure one run at a time)."""
+    try:
+        python = era_python(record)
+    except StopIteration:
+        return OfficialRun(f"skip: no qhack-{record.year} era environment built", 0.0)
+    before = _children_cpu()
+    workdir.mkdir(parents=True)
+    prog = workdir / "prog.py"
+    prog.write_text(whole_template(record, code))
+    if record.format == "script":
+        rel = json.loads(record.compare).get("rel")
+        for t in record.tests:
+            p = subprocess.run([python, str(prog)], input=t["input"], capture_output=True,
+                               text=True, timeout=timeout, cwd=workdir)
+            printed = [ln for ln in p.stdout.splitlines() if ln.strip()]
+            if p.returncode != 0:
+                return OfficialRun(f"{name} test {t['name']}: exit {p.returncode}: "
+                                   f"{p.stderr[-2000:]}", _children_cpu() - before)
+            if not printed or not _script_line_ok(printed[-1], t["expected"], rel):
+                return OfficialRun(f"{name} test {t['name']}: printed {printed[-1:]}, "
+                                   f"want {t['expected']!r}", _children_cpu() - before)
+        return OfficialRun(None, _children_cpu() - before)
+    p = subprocess.run([python, str(prog)], capture_output=True, text=True, timeout=timeout,
+                       cwd=workdir)
+    cpu = _children_cpu() - before
+    if p.returncode != 0 or p.stdout.count("Correct!") != len(record.tests):
+        return OfficialRun(f"{name}: exit {p.returncode}: {p.stdout[-1500:]} {p.stderr[-2000:]}",
+                           cpu)
+    return OfficialRun(None, cpu)
+
+
