@@ -264,7 +264,7 @@ class _Expander:
                     raise SimError(f"the judge has no inverse for {name}")
                 out.append(Prim(Gate(inv, p.op.num_qubits, list(p.op.params)), p.qubits, p.controls))
             else:
-                out.append(Prim(p.op.inverse(), p.qubits, p.controls))
+                out.append(Prim(_inverse_gate(p.op), p.qubits, p.controls))
         return out
 
     def dense(self, leaves: list[Prim], phase: float, span: Sequence[int]) -> np.ndarray:
@@ -277,6 +277,16 @@ class _Expander:
                               tuple((index[q], b) for q, b in p.controls), p.matrix, p.phase)
                          for p in leaves], phase)
         return simulate(local, k, range(2 ** k), self.oracles)
+
+
+def _inverse_gate(op: Any) -> Any:
+    """``op.inverse()``, keeping the fourth parameter of a ``UGate`` that is the base of
+    ``CUGate(...).control()`` (``UGate.inverse`` drops it: the phase ``gamma`` would be lost)."""
+    inv = op.inverse()
+    if type(op).__name__ == "UGate" and len(op.params) == 4:
+        inv = inv.to_mutable()
+        inv.params = [*inv.params, -_float(op.params[3], "parameter of u")]
+    return inv
 
 
 def walk(ops: Sequence[Prim], controlled: bool = False):
