@@ -147,7 +147,7 @@ PROGRAMS = [  # oracle abuse, UGE dodges, old-bug circuits, vacuous outputs (sta
     ("empty-circuit", "QPC001_A2", H + "def solve(n):\n    return QuantumCircuit(n)\n", "WA",
      "fidelity"),
     ("wrong-width", "QPC001_A2", H + "def solve(n):\n    qc = QuantumCircuit(n + 1)\n"
-     "    qc.h(range(n + 1))\n    return qc\n", "WA", "qubits"),
+     "    qc.h(range(n + 1))\n    return qc\n", "QLE", "qubits"),
     ("returns-none", "QPC001_A2", "def solve(n):\n    return None\n", "RE", "NoneType"),
     ("exit-early", "QPC001_A2", H + "def solve(n):\n    raise SystemExit(0)\n", "RE", "SystemExit"),
 ]
@@ -221,7 +221,7 @@ def _hostile(kind: str) -> bytes:
 
 
 @pytest.mark.parametrize("kind,status,text", [
-    ("million-qubits", "WA", "5000000 qubits"),
+    ("million-qubits", "QLE", "5000000 qubits"),
     ("huge-instruction-count", "RE", "claims more"),
     ("huge-metadata", "RE", "claims more"),
     ("many-programs", "RE", "circuits, not 1"),

@@ -112,6 +112,16 @@ def read_circuit(data: bytes, allowed_qubits: tuple[int, ...]) -> tuple[Any, str
     return circuits[0], None
 
 
+def qubit_status(why: str, allowed_qubits: tuple[int, ...]) -> str:
+    """QLE for a circuit with more qubits than the problem allows (the service's "Qubits Limit
+    Exceeded"), WA for fewer; ``why`` is "the circuit has N qubits; ..."."""
+    try:
+        n = int(why.split()[3])
+    except (IndexError, ValueError):
+        return "WA"
+    return "QLE" if n > max(allowed_qubits) else "WA"
+
+
 def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | None,
                nonce: str, transport: str = "qpy") -> dict[str, Any]:
     """The verdict of one case as a JSON-ready dict (status, message, fidelity, depth, ...)."""
@@ -138,11 +148,11 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
     else:
         qc, why = read_circuit(data, allowed_n)
     if qc is None:
-        status = "WA" if why.startswith("the circuit has") else "RE"
+        status = qubit_status(why, allowed_n) if why.startswith("the circuit has") else "RE"
         return {"status": status, "message": why, "judge_error": why.startswith("judge error")}
     if qc.num_qubits not in allowed_n:
-        return {"status": "WA", "message": f"the circuit has {qc.num_qubits} qubits; "
-                                           f"expected {allowed_n[0]}"}
+        why = f"the circuit has {qc.num_qubits} qubits; expected {allowed_n[0]}"
+        return {"status": qubit_status(why, allowed_n), "message": why}
     oracles = trusted_oracles(spec, case, nonce)
     try:
         flat = sim.inline(qc, oracles, max_ops=MAX_OPS)

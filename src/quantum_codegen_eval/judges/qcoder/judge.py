@@ -25,7 +25,10 @@ from .oracles import public_oracles
 from .static import extract_code, library_names, split_allowed, static_imports
 
 #: verdict severity when several test cases fail differently
-SEVERITY = ("RE", "UME", "UGE", "DLE", "TLE", "MLE", "WA")
+SEVERITY = ("RE", "UME", "UGE", "QLE", "DLE", "TLE", "MLE", "WA")
+#: the QCoder service's statuses, in the order its own client declares them
+#: (QCoder-Benchmark ``codes/generate_and_judge.py``); WJ (waiting for judging) is never final
+SERVICE_STATUSES = ("WJ", "AC", "WA", "RE", "TLE", "MLE", "DLE", "UGE", "QLE", "UME")
 STATUSES = frozenset(SEVERITY + ("AC",))
 #: what the jobs preload (a zygote serving untrusted jobs: never the judge's own modules)
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
@@ -307,6 +310,7 @@ def _str(x: Any) -> str | None:
 
 
 def _error_class(status: str) -> str | None:
-    return {"AC": None, "WA": "reasoning", "DLE": "reasoning", "UGE": "api_misuse",
+    return {"AC": None, "WA": "reasoning", "DLE": "reasoning", "QLE": "reasoning",
+            "UGE": "api_misuse",
             "UME": "hallucination", "RE": "api_misuse", "TLE": "timeout", "MLE": "timeout",
             "FORMAT": "formatting"}.get(status)
