@@ -262,11 +262,18 @@ def _qcoder_harness():
         def build(*params):
             if len(params) != n_par:
                 raise TypeError("%s takes %d argument(s)" % (desc["arg"], n_par))
-            g = Gate(name, k, [float(p) for p in params])
-            g.definition = QuantumCircuit(k)  # a placeholder: the oracle is opaque
-            qc = QuantumCircuit(k)
-            qc.append(g, range(k))
-            return qc
+            ps = [float(p) for p in params]
+            # the oracle is opaque: its definition holds the oracle gate again (same name), so
+            # that reusing the definition (``definition``, ``decompose()``, ``to_gate()``) is a
+            # use of the oracle the trusted stage counts; ORACLE_LEVELS deep, then an empty
+            # placeholder (Qiskit's inverse()/control() walk definitions to the bottom)
+            body = QuantumCircuit(k)
+            for _ in range(ORACLE_LEVELS):
+                g = Gate(name, k, ps)
+                g.definition = body
+                body = QuantumCircuit(k)
+                body.append(g, range(k))
+            return body
         return build if desc["factory"] else build()
 
     def dump(i, out):
@@ -304,6 +311,7 @@ def _qcoder_harness():
             return int(o)
         raise TypeError("Object of type %s is not JSON serializable" % type(o).__name__)
 
+    ORACLE_LEVELS = 4
     budget = [cfg["max_output_bytes"]]
 
     def put(name, data):
