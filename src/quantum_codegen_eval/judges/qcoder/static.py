@@ -17,7 +17,8 @@ guard is dodged. Deliberately strict: ``getattr(qc, name)`` with a computed ``na
 from __future__ import annotations
 
 import ast
-import re
+
+from ...codeblocks import extract_last_block
 
 LIB_MODULE = "qiskit.circuit.library"
 #: builtins that run or compile code, or hand out namespaces the guard lives in
@@ -176,6 +177,8 @@ def _submodule(path: str) -> bool:
 
 
 def extract_code(completion: str) -> str:
-    """The last python code block of a model answer, or the whole text when it has none."""
-    blocks = re.findall(r"```(?:python|py|Python)?[ \t]*\n(.*?)```", completion, re.S)
-    return blocks[-1] if blocks else completion
+    """The code the judge runs: the benchmark's extraction rule (``codeblocks.extract_last_block``,
+    the one ``benchmarks.qcoder.BENCHMARK.extract`` declares and the metrics use): the last
+    Python or untagged fenced block (``` or ~~~, ``python3`` tags, an unterminated fence), else
+    the whole text; '' when the answer only has blocks in other languages."""
+    return extract_last_block(completion) or ""
