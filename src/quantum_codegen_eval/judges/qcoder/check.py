@@ -35,7 +35,8 @@ def data_file(i: int, mode: str, transport: Any) -> str | None:
     """The file the harness wrote for case ``i`` (None: a transport the judge does not know)."""
     if mode == "classical":
         return f"case_{i}.json"
-    return {"qpy": f"case_{i}.qpy", "json": f"case_{i}.circ.json", None: f"case_{i}.qpy"}.get(
+    return {"qpy": f"case_{i}.qpy", "json": f"case_{i}.circ.json",
+            "skeleton": f"case_{i}.skel.json", None: f"case_{i}.qpy"}.get(
         transport if isinstance(transport, str) or transport is None else "?")
 
 
@@ -138,7 +139,7 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         return {"status": "AC" if ok else "WA", "message": msg, "fidelity": 1.0 if ok else 0.0}
     want = spec.qubits(case)
     allowed_n = want if isinstance(want, tuple) else (want,)
-    if transport == "json":
+    if transport in ("json", "skeleton"):
         from .transport import TransportError, load
 
         try:
@@ -171,6 +172,10 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         if hit is not None:
             return {"status": "UGE", "message": f"{banned} is banned in this problem", "depth": d,
                     "gate": hit.name}
+    if transport == "skeleton":  # the standard gates stayed behind: nothing else is decidable
+        return {"status": "RE", "judge_error": True, "depth": None, "message": (
+            "judge limit: the circuit of this test exceeds the judge's output limits; its "
+            "instructions other than standard gates were checked and none is forbidden")}
     limit = problem.get("depth_limit")
     if limit is not None and d > limit:
         return {"status": "DLE", "message": f"circuit depth {d} exceeds {limit}", "depth": d}
@@ -208,7 +213,8 @@ def main() -> None:
             out.write(json.dumps({"i": i, "started": True}) + "\n")
             out.flush()
             res = check_case(problem, spec, cases[i], data, cfg["nonce"],
-                             "json" if name.endswith(".circ.json") else "qpy")
+                             "json" if name.endswith(".circ.json")
+                             else "skeleton" if name.endswith(".skel.json") else "qpy")
             out.write(json.dumps({"i": i, **res}) + "\n")
             out.flush()
             if cfg.get("first_failure") and res["status"] != "AC":
