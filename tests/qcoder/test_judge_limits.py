@@ -43,15 +43,15 @@ def _many_h(extra: str = "") -> str:
 def test_over_the_limits_what_remains_is_checked(qsandbox, qcoder_records, judge_many, small_limits):
     rec = qcoder_records["QPC001_A1"]
     block = "    qc.unitary([[0, 1], [1, 0]], [0])\n    qc.unitary([[0, 1], [1, 0]], [0])\n"
-    reset = "    qc.reset(0)\n    qc.h(0)\n"
-    ok, blocked, reset_v = judge_many(qsandbox, QCoderJudge(),
-                                      [(rec, _many_h()), (rec, _many_h(block)), (rec, _many_h(reset))])
+    delay = "    qc.delay(10, 0)\n"
+    ok, blocked, delayed = judge_many(qsandbox, QCoderJudge(),
+                                      [(rec, _many_h()), (rec, _many_h(block)), (rec, _many_h(delay))])
     # correct, but too large to check: a judge error naming the limit (never AC, never RE)
     assert ok.judge_error and "judge limit" in ok.message, (ok.status, ok.message)
     assert ok.error_class is None
     # the forbidden instructions are still seen
     assert blocked.status == "UGE" and "UnitaryGate" in blocked.message, blocked.message
-    assert reset_v.status == "UGE" and "reset" in reset_v.message, reset_v.message
+    assert delayed.status == "UGE" and "delay" in delayed.message, delayed.message
 
 
 def test_a_failure_elsewhere_still_decides(qsandbox, qcoder_records, judge_many, small_limits):

@@ -156,7 +156,8 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         return {"status": qubit_status(why, allowed_n), "message": why}
     oracles = trusted_oracles(spec, case, nonce)
     try:
-        flat = sim.inline(qc, oracles, max_ops=MAX_OPS)
+        # reset only where the input is the zero state (state preparation): see the docs
+        flat = sim.inline(qc, oracles, max_ops=MAX_OPS, allow_reset=spec.mode == "state")
     except sim.SimError as exc:
         return {"status": exc.status, "message": str(exc)}
     d = sim.depth(flat)
