@@ -39,6 +39,12 @@ MAX_CHANNEL_BYTES = 256 << 10
 #: a circuit of the 200 000 instructions the trusted stage reads is ~11 MB of QPY)
 MAX_FILE_MB = 16
 MAX_OUTPUT_BYTES = 48 << 20
+#: the parent's work per completion is bounded: past these the completion is not parsed (a
+#: judge error naming the limit). A 20 MB program made the static check take 8 GB and 107 s
+#: of the evaluator; 200 000 characters of code take at most ~200 MB and ~2 s (the largest
+#: reference is under 4 000)
+MAX_COMPLETION_CHARS = 4_000_000
+MAX_CODE_CHARS = 200_000
 #: what the harness writes per file (under the sandbox's file-size limit, with room to spare)
 MAX_FILE_BYTES = (MAX_FILE_MB << 20) - (64 << 10)
 
@@ -88,9 +94,16 @@ class QCoderJudge:
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
         from ...execution import Job, Limits
+        from ..base import judge_error
 
         spec = self.spec(problem)
+        if len(completion) > MAX_COMPLETION_CHARS:
+            return judge_error(self, problem.id, f"judge limit: the answer has {len(completion):,} "
+                               f"characters, over the judge's {MAX_COMPLETION_CHARS:,}")
         code = extract_code(completion)
+        if len(code) > MAX_CODE_CHARS:
+            return judge_error(self, problem.id, f"judge limit: the code has {len(code):,} "
+                               f"characters, over the judge's {MAX_CODE_CHARS:,} (not parsed)")
         if not code.strip():
             return self._verdict(problem, "FORMAT", "the answer contains no code", {})
         try:
