@@ -102,6 +102,7 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
     tree = ast.parse(code)
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     bound = _bound_names(tree)
+    bad += _package_reach(tree, mod_ok, set(names))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             bad += [f"import {a.name}" for a in node.names if not mod_ok(a.name)]
@@ -143,6 +144,33 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
               and "__import__" in node.value):
             bad.append("'__import__' (dynamic import by name)")
     return list(dict.fromkeys(bad))
+
+
+def _package_reach(tree: ast.AST, mod_ok, names: set[str]) -> list[str]:
+    """``import qiskit.circuit.library.standard_gates`` binds ``qiskit``: every use of such a
+    top-level name must stay inside what the rules permit (``qiskit.circuit.library.QFT``,
+    ``qiskit.transpile`` or ``qiskit`` itself passed around are UME)."""
+    tops = {a.name.partition(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
+            for a in n.names if a.asname is None and "." in a.name}
+    tops = {t for t in tops if not mod_ok(t)}
+    if not tops:
+        return []
+    parent: dict[int, ast.AST] = {}
+    for n in ast.walk(tree):
+        for child in ast.iter_child_nodes(n):
+            parent[id(child)] = n
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in tops and isinstance(n.ctx, ast.Load):
+            path, node = [n.id], n
+            while isinstance(up := parent.get(id(node)), ast.Attribute) and up.value is node:
+                path.append(up.attr)
+                node = up
+            dotted = ".".join(path)
+            if not (mod_ok(dotted) or dotted in names
+                    or any(mod_ok(".".join(path[:k])) for k in range(1, len(path)))):
+                out.append(f"{dotted} (outside the permitted modules)")
+    return out
 
 
 def _bound_names(tree: ast.AST) -> set[str]:
