@@ -98,9 +98,11 @@ PROGRAMS = [  # oracle abuse, UGE dodges, old-bug circuits, vacuous outputs (sta
          "                if all(d.find_bit(x[0]).index != q for x in xs))\n"
          "        for q in range(n):\n            if (L >> q) & 1:\n                qc.x(q)\n"
          "        return qc\n    qc.h(range(n))\n    return qc\n", "WA", "probability"),
+    # the decomposition reveals nothing (it holds the oracle gate again, see oracles) and using
+    # it is using the oracle: a counted query, AC here (until 2026-12-03 the placeholder: WA)
     ("decompose-the-oracle", "QPC003_B2", KICK.replace("qc.compose(o, inplace=True)",
                                                        "qc.compose(o.decompose(), inplace=True)"),
-     "WA", "fidelity"),
+     "AC", ""),
     ("copy-the-oracle-by-name", "QPC003_Ex1",
      "from qiskit import QuantumCircuit\nfrom qiskit.circuit.library.standard_gates import XGate\n\n"
      "def solve(n, o):\n    g = o.data[0].operation\n    twin = g.copy()\n"
