@@ -4,7 +4,8 @@ The upstream repository QCoder-Bench/QCoder-Benchmark is read in its own layout
 (``codes/Problems/<id>.txt``, ``codes/rules.txt``) at the commit pinned in ``REPOSITORIES``, every
 file verified against the shipped manifest (``quantum_codegen_eval/data/manifests/qcoder.json``).
 Every field of a ``problems`` record is parsed from the statement text (nothing is typed in by
-hand); ``submissions`` and ``revisions`` come from the QCoder human-submission JSONL
+hand, except the code format of QPC002_B5, which upstream's file leaves as a placeholder: it is
+rendered as the QCoder site shows it, ``SITE_FORMATS``); ``submissions`` and ``revisions`` come from the QCoder human-submission JSONL
 (``tm0012-QCB/QCoderBenchmark``, file ``QCoder_Benchmark.jsonl``), given as a local path or a
 Hub id through the ``submissions`` option.
 
@@ -45,6 +46,12 @@ RULES = "codes/rules.txt"
 
 _FORMAT_LINE = "The submitted code must follow the specified format:"
 _MISSING_TEMPLATE = "((FORMAT TO BE ADDED DURING RENDERING))"
+#: the format the QCoder site renders where upstream's file keeps the placeholder (the one case:
+#: QPC002_B5, https://qcoder.jp/en/contests/QPC002/problems/B5; the ``solve`` the judge calls)
+SITE_FORMATS = {"QPC002_B5": ("from qiskit import QuantumCircuit\n\n"
+                              "def solve(n: int, m: int, S: list[int]) -> QuantumCircuit:\n"
+                              "    qc = QuantumCircuit(n)\n    # Write your code here:\n\n"
+                              "    return qc")}
 
 
 class QCoderSourceError(ValueError):
@@ -151,8 +158,21 @@ def _samples(section: str) -> list[dict[str, str]]:
     return samples
 
 
+def render_format(problem_id: str, text: str) -> str:
+    """The statement with upstream's format placeholder replaced by the format the QCoder site
+    shows for the problem (``SITE_FORMATS``), indented as the other statements have it."""
+    if _MISSING_TEMPLATE not in text or problem_id not in SITE_FORMATS:
+        return text
+    block = "\n" + textwrap.indent(SITE_FORMATS[problem_id], "    ", lambda ln: bool(ln.strip()))
+    return text.replace(_MISSING_TEMPLATE, block, 1)
+
+
 def parse_statement(problem_id: str, text: str) -> dict[str, Any]:
-    """Parse one statement file into the fields of a ``problems`` record (upstream fields aside)."""
+    """Parse one statement file into the fields of a ``problems`` record (upstream fields aside).
+    ``template_missing``: upstream's file has no format (the placeholder); the statement and
+    template are then the site's rendering where ``SITE_FORMATS`` has it."""
+    missing = _MISSING_TEMPLATE in text
+    text = render_format(problem_id, text)
     sec = _sections(text)
     if "Problem Statement" not in sec:
         raise QCoderSourceError(f"{problem_id}: no '## Problem Statement' section")
@@ -189,7 +209,7 @@ def parse_statement(problem_id: str, text: str) -> dict[str, Any]:
         "statement": text,
         "problem_statement": body,
         "template": template,
-        "template_missing": not template,
+        "template_missing": missing or not template,
         "signature": signature,
         "parameters": params,
         "return_type": returns,

@@ -66,6 +66,9 @@ def feedback_prompt(verdict: Verdict, wording: FeedbackWording | None = None) ->
             text = (f"Your circuit exceeded the depth limit (DLE): its depth is {d.get('depth')}, but "
                     f"the limit is {d.get('depth_limit')}.\nDepth counts every gate as one layer, "
                     "multi-controlled gates included; parallelise gates on disjoint qubits.")
+    elif s == "QLE":
+        text = (f"Your circuit uses more qubits than the problem allows (QLE){_where(v)}: "
+                f"{v.message}. Use exactly the qubits the problem specifies.")
     elif s == "UME":
         mods = d.get("imports") or [v.message]
         text = (f"Your code uses modules that are not permitted (UME): {', '.join(mods)}. "

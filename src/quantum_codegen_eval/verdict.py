@@ -17,8 +17,9 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-#: Verdict statuses, from the judges of the source papers (QCoder: RE, UME, UGE, DLE, WA, AC).
-STATUSES = ("AC", "WA", "RE", "TLE", "MLE", "DLE", "UGE", "UME", "FORMAT")
+#: Verdict statuses, from the judges of the source papers (the QCoder service's final ones: AC,
+#: WA, RE, TLE, MLE, DLE, UGE, QLE "qubits limit exceeded", UME; see docs/benchmarks/qcoder.md).
+STATUSES = ("AC", "WA", "RE", "TLE", "MLE", "DLE", "UGE", "UME", "FORMAT", "QLE")
 
 #: Error classes of a failed solution, as in the PennySynth error analysis ("timeout" covers
 #: every resource limit: time and memory).
@@ -26,8 +27,8 @@ ERROR_CLASSES = ("formatting", "hallucination", "api_misuse", "reasoning", "time
 
 #: status -> error class, for every status whose class does not depend on the exception
 STATUS_CLASSES: dict[str, str | None] = {
-    "AC": None, "WA": "reasoning", "DLE": "reasoning", "UGE": "api_misuse", "UME": "api_misuse",
-    "TLE": "timeout", "MLE": "timeout", "FORMAT": "formatting"}
+    "AC": None, "WA": "reasoning", "DLE": "reasoning", "QLE": "reasoning", "UGE": "api_misuse",
+    "UME": "api_misuse", "TLE": "timeout", "MLE": "timeout", "FORMAT": "formatting"}
 #: exception types (last dotted part) of a runtime error -> error class; any other exception
 #: (a program's own ``raise RuntimeError``, ``IndexError``, ``ZeroDivisionError`` ...) is
 #: ``reasoning``

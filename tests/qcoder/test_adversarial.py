@@ -98,9 +98,11 @@ PROGRAMS = [  # oracle abuse, UGE dodges, old-bug circuits, vacuous outputs (sta
          "                if all(d.find_bit(x[0]).index != q for x in xs))\n"
          "        for q in range(n):\n            if (L >> q) & 1:\n                qc.x(q)\n"
          "        return qc\n    qc.h(range(n))\n    return qc\n", "WA", "probability"),
+    # the decomposition reveals nothing (it holds the oracle gate again, see oracles) and using
+    # it is using the oracle: a counted query, AC here (until 2026-12-03 the placeholder: WA)
     ("decompose-the-oracle", "QPC003_B2", KICK.replace("qc.compose(o, inplace=True)",
                                                        "qc.compose(o.decompose(), inplace=True)"),
-     "WA", "fidelity"),
+     "AC", ""),
     ("copy-the-oracle-by-name", "QPC003_Ex1",
      "from qiskit import QuantumCircuit\nfrom qiskit.circuit.library.standard_gates import XGate\n\n"
      "def solve(n, o):\n    g = o.data[0].operation\n    twin = g.copy()\n"
@@ -147,7 +149,7 @@ PROGRAMS = [  # oracle abuse, UGE dodges, old-bug circuits, vacuous outputs (sta
     ("empty-circuit", "QPC001_A2", H + "def solve(n):\n    return QuantumCircuit(n)\n", "WA",
      "fidelity"),
     ("wrong-width", "QPC001_A2", H + "def solve(n):\n    qc = QuantumCircuit(n + 1)\n"
-     "    qc.h(range(n + 1))\n    return qc\n", "WA", "qubits"),
+     "    qc.h(range(n + 1))\n    return qc\n", "QLE", "qubits"),
     ("returns-none", "QPC001_A2", "def solve(n):\n    return None\n", "RE", "NoneType"),
     ("exit-early", "QPC001_A2", H + "def solve(n):\n    raise SystemExit(0)\n", "RE", "SystemExit"),
 ]
@@ -221,7 +223,7 @@ def _hostile(kind: str) -> bytes:
 
 
 @pytest.mark.parametrize("kind,status,text", [
-    ("million-qubits", "WA", "5000000 qubits"),
+    ("million-qubits", "QLE", "5000000 qubits"),
     ("huge-instruction-count", "RE", "claims more"),
     ("huge-metadata", "RE", "claims more"),
     ("many-programs", "RE", "circuits, not 1"),

@@ -32,7 +32,9 @@ CASES = [  # (problem, completion, expected status, check on the verdict)
      "    return qc\n", "UGE", "initialize"),
     ("QPC002_A5", get_spec("QPC002_A5").extra["dle"], "DLE", "exceeds 6"),
     ("QPC003_Ex1", get_spec("QPC003_Ex1").extra["dle"], "DLE", "applications"),
-    ("QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    return qc\n", "WA", "2 qubits"),
+    # more qubits than the problem allows: the service's QLE ("Qubits Limit Exceeded"); fewer: WA
+    ("QPC001_A1", H + "def solve():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    return qc\n", "QLE", "2 qubits"),
+    ("QPC001_A2", H + "def solve(n):\n    qc = QuantumCircuit(max(n - 1, 0))\n    return qc\n", "WA", "qubits"),
     ("QPC001_A1", "   ", "FORMAT", "no code"),
     ("QPC001_A2", "from qiskit.circuit.library.standard_gates import HGate\n" + H +
      "def solve(n):\n    qc = QuantumCircuit(n)\n    for q in range(n):\n        qc.append(HGate(), [q])\n    return qc\n",
@@ -108,3 +110,24 @@ def test_cli_judge_json(qcoder_data, tmp_path, capsys):
     assert main(["judge", "qcoder", "QPC002_A5", str(sol), "--data-dir", str(qcoder_data), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "AC" and out["tests_total"] == 14 and out["feedback"] == ""
+
+
+@pytest.mark.upstream
+def test_status_set_is_the_services(qcoder_source):
+    """The service's statuses in the order its own client declares them (upstream
+    ``codes/generate_and_judge.py``); every final one is a verdict status with an error class,
+    WJ (waiting for judging) is not final; QLE is "Qubits Limit Exceeded" there."""
+    import re
+
+    from quantum_codegen_eval.judges.qcoder.judge import SERVICE_STATUSES
+    from quantum_codegen_eval.verdict import STATUS_CLASSES, STATUSES, classify_error
+
+    text = (qcoder_source / "codes" / "generate_and_judge.py").read_text(encoding="utf-8")
+    declared = re.findall(r'^StatusCode\w+\s*=\s*"(\w+)"(.*)$', text, re.M)
+    assert tuple(code for code, _ in declared) == SERVICE_STATUSES
+    assert "Qubits Limit Exceeded" in dict(declared)["QLE"]
+    assert "WJ" not in STATUSES
+    for status in SERVICE_STATUSES[1:]:
+        assert status in STATUSES
+        assert status == "AC" or classify_error(status, None) is not None
+    assert STATUS_CLASSES["QLE"] == "reasoning"

@@ -283,3 +283,52 @@ def test_annotated_modifier_order_is_qiskits():
             qc.append(op, range(op.num_qubits))
             got = sim.simulate(sim.inline(qc, {}), qc.num_qubits, range(2 ** qc.num_qubits), {})
             assert np.abs(got - Operator(qc).data).max() < 1e-9, mods
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_reset_matches_qiskits_density_matrix(seed):
+    """``reset`` (allowed for state preparation) is Qiskit's channel: on a qubit not entangled
+    with the others the result is pure and equals ``DensityMatrix``; on an entangled one the
+    result is mixed and the judge says so (WA) instead of picking one outcome."""
+    from qiskit.quantum_info import DensityMatrix
+
+    rng = random.Random(seed)
+    qc = QuantumCircuit(3)
+    for _ in range(8):
+        r, q = rng.random(), rng.randrange(3)
+        if r < 0.4:
+            qc.u(rng.uniform(-3, 3), rng.uniform(-3, 3), rng.uniform(-3, 3), q)
+        elif r < 0.6:
+            a, b = rng.sample(range(3), 2)
+            qc.cx(a, b)
+        else:
+            qc.reset(q)
+    rho = DensityMatrix(qc).data
+    flat = sim.inline(qc, {}, allow_reset=True)
+    assert not flat.violations
+    if np.trace(rho @ rho).real > 1 - 1e-9:  # pure: the judge gives that state
+        psi = sim.simulate(flat, 3, [0], {})[:, 0]
+        assert np.abs(np.outer(psi, psi.conj()) - rho).max() < 1e-9
+    else:
+        with pytest.raises(sim.SimError) as err:
+            sim.simulate(flat, 3, [0], {})
+        assert err.value.status == "WA"
+
+
+def test_reset_is_refused_where_not_allowed():
+    """Not allowed (unitary problems), or under a control, an inverse or a fractional power:
+    UGE. Inside an instruction's definition it is a reset like any other."""
+    qc = QuantumCircuit(2)
+    qc.reset(0)
+    assert sim.inline(qc, {}).violations
+    sub = QuantumCircuit(1)
+    sub.reset(0)
+    inst = sub.to_instruction()
+    qc = QuantumCircuit(2)
+    qc.append(inst, [0])
+    assert not sim.inline(qc, {}, allow_reset=True).violations
+    from qiskit.circuit.annotated_operation import AnnotatedOperation, InverseModifier
+
+    qc = QuantumCircuit(2)
+    qc.append(AnnotatedOperation(inst, [InverseModifier()]), [0])
+    assert sim.inline(qc, {}, allow_reset=True).violations

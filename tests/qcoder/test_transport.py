@@ -111,7 +111,16 @@ def solve(n):
     return qc
 """
     wrong = code.replace("g.inverse().control(1)", "g.control(1)")
-    ok, bad = judge_many(QCoderJudge(), [(qcoder_records["QPC001_B2"], code),
-                                         (qcoder_records["QPC001_B2"], wrong)], qsandbox)
+    # the controlled gate's annotated inverse: its base UGate carries CUGate's gamma, which
+    # UGate.inverse() drops; the judge used to lose it (WA for this correct circuit)
+    annotated = code.replace("g.inverse().control(1)", "g.control(1).inverse(annotated=True)")
+    # Qiskit's own plain ControlledGate.inverse() drops gamma too: Operator() of the program's
+    # circuit is not the identity, so by Qiskit's semantics (the real judge's) this is WA
+    qiskit_drops = code.replace("g.inverse().control(1)", "g.control(1).inverse()")
+    rec = qcoder_records["QPC001_B2"]
+    ok, bad, ok2, bad2 = judge_many(QCoderJudge(), [(rec, code), (rec, wrong), (rec, annotated),
+                                                    (rec, qiskit_drops)], qsandbox)
     assert ok.status == "AC", ok.message
     assert bad.status == "WA", bad.message
+    assert ok2.status == "AC", ok2.message
+    assert bad2.status == "WA", bad2.message

@@ -194,8 +194,10 @@ def test_hidden_values_differ_between_judges_public_arguments_do_not(qcoder_reco
 def test_oversized_outputs_are_the_programs_re_and_stay_bounded(qsandbox, qcoder_records):
     """QPC001_C1 has 42 tests: a circuit of 400 gates with 60 000-character names is ~48 MB of
     QPY, written once per test (~2 GB held by the evaluator before). The untrusted stage now
-    writes at most ``MAX_OUTPUT_BYTES`` for all tests together: the test that would exceed it is
-    the program's RE, and what the evaluator reads back stays within the budget."""
+    writes at most ``MAX_OUTPUT_BYTES`` for all tests together and what the evaluator reads back
+    stays within the budget. The limit is the judge's: past it (here also without the standard
+    gates: the custom gates are the bulk) a test is a judge error naming the limit (until
+    2026-12-03 the program's RE), never AC; the program's failures on other tests decide."""
     code = H + ("_C = []\n\n\n"
                 "def solve(n, L):\n    if not _C:\n        qc = QuantumCircuit(n)\n"
                 "        for i in range(400):\n"
@@ -210,8 +212,10 @@ def test_oversized_outputs_are_the_programs_re_and_stay_bounded(qsandbox, qcoder
     assert sum(len(v) for v in first.files.values()) <= judge_mod.MAX_OUTPUT_BYTES + (4 << 20)
     nxt = judge.decide(rec, code, [first])
     v = nxt if not isinstance(nxt, list) else judge.decide(rec, code, [first, *qsandbox.run_jobs(nxt)])
-    assert v.status == "RE" and "limit" in v.message, (v.status, v.message)
-    assert not v.details.get("judge_error")
+    # the tests with n = 1 get the hostile circuit: over the limit, judge errors; the others
+    # get an empty circuit, a wrong answer, which decides the verdict
+    assert v.status == "WA" and not v.judge_error, (v.status, v.message)
+    assert any(t.message.startswith("judge limit") for t in v.tests), [t.message for t in v.tests]
 
 
 def test_decide_never_raises_on_forged_stage1_files(qcoder_records):

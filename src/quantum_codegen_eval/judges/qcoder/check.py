@@ -35,7 +35,8 @@ def data_file(i: int, mode: str, transport: Any) -> str | None:
     """The file the harness wrote for case ``i`` (None: a transport the judge does not know)."""
     if mode == "classical":
         return f"case_{i}.json"
-    return {"qpy": f"case_{i}.qpy", "json": f"case_{i}.circ.json", None: f"case_{i}.qpy"}.get(
+    return {"qpy": f"case_{i}.qpy", "json": f"case_{i}.circ.json",
+            "skeleton": f"case_{i}.skel.json", None: f"case_{i}.qpy"}.get(
         transport if isinstance(transport, str) or transport is None else "?")
 
 
@@ -112,6 +113,16 @@ def read_circuit(data: bytes, allowed_qubits: tuple[int, ...]) -> tuple[Any, str
     return circuits[0], None
 
 
+def qubit_status(why: str, allowed_qubits: tuple[int, ...]) -> str:
+    """QLE for a circuit with more qubits than the problem allows (the service's "Qubits Limit
+    Exceeded"), WA for fewer; ``why`` is "the circuit has N qubits; ..."."""
+    try:
+        n = int(why.split()[3])
+    except (IndexError, ValueError):
+        return "WA"
+    return "QLE" if n > max(allowed_qubits) else "WA"
+
+
 def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | None,
                nonce: str, transport: str = "qpy") -> dict[str, Any]:
     """The verdict of one case as a JSON-ready dict (status, message, fidelity, depth, ...)."""
@@ -128,7 +139,7 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         return {"status": "AC" if ok else "WA", "message": msg, "fidelity": 1.0 if ok else 0.0}
     want = spec.qubits(case)
     allowed_n = want if isinstance(want, tuple) else (want,)
-    if transport == "json":
+    if transport in ("json", "skeleton"):
         from .transport import TransportError, load
 
         try:
@@ -138,14 +149,15 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
     else:
         qc, why = read_circuit(data, allowed_n)
     if qc is None:
-        status = "WA" if why.startswith("the circuit has") else "RE"
+        status = qubit_status(why, allowed_n) if why.startswith("the circuit has") else "RE"
         return {"status": status, "message": why, "judge_error": why.startswith("judge error")}
     if qc.num_qubits not in allowed_n:
-        return {"status": "WA", "message": f"the circuit has {qc.num_qubits} qubits; "
-                                           f"expected {allowed_n[0]}"}
+        why = f"the circuit has {qc.num_qubits} qubits; expected {allowed_n[0]}"
+        return {"status": qubit_status(why, allowed_n), "message": why}
     oracles = trusted_oracles(spec, case, nonce)
     try:
-        flat = sim.inline(qc, oracles, max_ops=MAX_OPS)
+        # reset only where the input is the zero state (state preparation): see the docs
+        flat = sim.inline(qc, oracles, max_ops=MAX_OPS, allow_reset=spec.mode == "state")
     except sim.SimError as exc:
         return {"status": exc.status, "message": str(exc)}
     d = sim.depth(flat)
@@ -161,6 +173,10 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         if hit is not None:
             return {"status": "UGE", "message": f"{banned} is banned in this problem", "depth": d,
                     "gate": hit.name}
+    if transport == "skeleton":  # the standard gates stayed behind: nothing else is decidable
+        return {"status": "RE", "judge_error": True, "depth": None, "message": (
+            "judge limit: the circuit of this test exceeds the judge's output limits; its "
+            "instructions other than standard gates were checked and none is forbidden")}
     limit = problem.get("depth_limit")
     if limit is not None and d > limit:
         return {"status": "DLE", "message": f"circuit depth {d} exceeds {limit}", "depth": d}
@@ -198,7 +214,8 @@ def main() -> None:
             out.write(json.dumps({"i": i, "started": True}) + "\n")
             out.flush()
             res = check_case(problem, spec, cases[i], data, cfg["nonce"],
-                             "json" if name.endswith(".circ.json") else "qpy")
+                             "json" if name.endswith(".circ.json")
+                             else "skeleton" if name.endswith(".skel.json") else "qpy")
             out.write(json.dumps({"i": i, **res}) + "\n")
             out.flush()
             if cfg.get("first_failure") and res["status"] != "AC":

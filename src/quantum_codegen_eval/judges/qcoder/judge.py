@@ -25,7 +25,10 @@ from .oracles import public_oracles
 from .static import extract_code, library_names, split_allowed, static_imports
 
 #: verdict severity when several test cases fail differently
-SEVERITY = ("RE", "UME", "UGE", "DLE", "TLE", "MLE", "WA")
+SEVERITY = ("RE", "UME", "UGE", "QLE", "DLE", "TLE", "MLE", "WA")
+#: the QCoder service's statuses, in the order its own client declares them
+#: (QCoder-Benchmark ``codes/generate_and_judge.py``); WJ (waiting for judging) is never final
+SERVICE_STATUSES = ("WJ", "AC", "WA", "RE", "TLE", "MLE", "DLE", "UGE", "QLE", "UME")
 STATUSES = frozenset(SEVERITY + ("AC",))
 #: what the jobs preload (a zygote serving untrusted jobs: never the judge's own modules)
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
@@ -36,6 +39,14 @@ MAX_CHANNEL_BYTES = 256 << 10
 #: a circuit of the 200 000 instructions the trusted stage reads is ~11 MB of QPY)
 MAX_FILE_MB = 16
 MAX_OUTPUT_BYTES = 48 << 20
+#: the parent's work per completion is bounded: past these the completion is not parsed (a
+#: judge error naming the limit). A 20 MB program made the static check take 8 GB and 107 s
+#: of the evaluator; 200 000 characters of code take at most ~200 MB and ~2 s (the largest
+#: reference is under 4 000)
+MAX_COMPLETION_CHARS = 4_000_000
+MAX_CODE_CHARS = 200_000
+#: what the harness writes per file (under the sandbox's file-size limit, with room to spare)
+MAX_FILE_BYTES = (MAX_FILE_MB << 20) - (64 << 10)
 
 
 @dataclass
@@ -83,9 +94,16 @@ class QCoderJudge:
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
         from ...execution import Job, Limits
+        from ..base import judge_error
 
         spec = self.spec(problem)
+        if len(completion) > MAX_COMPLETION_CHARS:
+            return judge_error(self, problem.id, f"judge limit: the answer has {len(completion):,} "
+                               f"characters, over the judge's {MAX_COMPLETION_CHARS:,}")
         code = extract_code(completion)
+        if len(code) > MAX_CODE_CHARS:
+            return judge_error(self, problem.id, f"judge limit: the code has {len(code):,} "
+                               f"characters, over the judge's {MAX_CODE_CHARS:,} (not parsed)")
         if not code.strip():
             return self._verdict(problem, "FORMAT", "the answer contains no code", {})
         try:
@@ -104,13 +122,15 @@ class QCoderJudge:
         mods, names = split_allowed(list(problem.allowed_imports))
         cfg = {"args": list(spec.args), "classical": spec.mode == "classical",
                "allowed_modules": mods, "allowed_names": names, "library_names": library_names(),
-               "max_output_bytes": MAX_OUTPUT_BYTES,
+               "max_output_bytes": MAX_OUTPUT_BYTES, "max_file_bytes": MAX_FILE_BYTES,
+               "banned_gates": list(problem.banned_gates),
                "cases": [{"args": {k: v for k, v in c["args"].items() if k in spec.args},
                           "oracles": public_oracles(spec, c, nonce)} for c in cases]}
         ext = "json" if spec.mode == "classical" else "qpy"
         outs = ("report.json", "ume.log") + tuple(f"case_{i}.{ext}" for i in range(len(cases)))
         if ext == "qpy":
-            outs += tuple(f"case_{i}.circ.json" for i in range(len(cases)))
+            outs += tuple(f"case_{i}.{kind}.json" for i in range(len(cases))
+                          for kind in ("circ", "skel"))
         return [Job(HARNESS, id=f"qcoder:{problem.id}",
                     files={"candidate.py": code, "qcoder_cases.json": json.dumps(cfg)},
                     collect=outs, preload=PRELOAD,
@@ -181,6 +201,9 @@ class QCoderJudge:
                 status = {"timeout": "TLE", "memory": "MLE"}.get(r.status, "RE")
                 res = CaseResult(status, "not run (the program stopped earlier)"
                                  if status == "RE" else f"not run ({r.status})")
+            elif entry.get("status") == "limit":  # ours: never the program's failure
+                res = CaseResult("RE", "judge limit: " + str(entry.get("error"))[-3000:],
+                                 judge_error=True)
             elif entry.get("status") != "ok":
                 res = CaseResult("RE", str(entry.get("error"))[-3000:])
             elif not ended:
@@ -201,7 +224,8 @@ class QCoderJudge:
             results_by_case.append((case, res))
             tests.append(TestResult(name=spec.case_name(case), passed=res.status == "AC",
                                     status=res.status, got=res.fidelity, message=res.message))
-            if res.status in ("RE", "TLE", "MLE") or (self.first_failure and res.status != "AC"):
+            if (res.status in ("RE", "TLE", "MLE") and not res.judge_error) or (
+                    self.first_failure and res.status != "AC"):
                 break
         verdict = self._compose(problem, spec, cases, results_by_case, tests, r)
         verdict.timings = {"run": r.wall_time, "check": (results[1].wall_time if len(results) > 1
@@ -211,12 +235,16 @@ class QCoderJudge:
     def _compose(self, problem: Any, spec: Any, cases: list, outcomes: list, tests: list,
                  r: Any) -> Verdict:
         worst = "AC"
-        for _, res in outcomes:
-            if res.status != "AC" and (worst == "AC" or SEVERITY.index(res.status) < SEVERITY.index(worst)):
+        for _, res in outcomes:  # the program's failures first: a judge limit decides nothing
+            if res.status != "AC" and not res.judge_error and (
+                    worst == "AC" or SEVERITY.index(res.status) < SEVERITY.index(worst)):
                 worst = res.status
         if worst == "AC" and len(outcomes) < len(cases):
             worst = "TLE"
-        failing = next(((c, res) for c, res in outcomes if res.status == worst), None)
+        failing = next(((c, res) for c, res in outcomes
+                        if res.status == worst and not res.judge_error), None)
+        if worst == "AC":  # every test the judge could decide passed
+            failing = next(((c, res) for c, res in outcomes if res.judge_error), None)
         if failing and failing[1].judge_error:
             from ..base import judge_error
 

@@ -126,8 +126,10 @@ def _float(x: Any, what: str) -> float:
 
 
 class _Expander:
-    def __init__(self, flat: Flat, oracles: dict[str, Oracle], max_ops: int):
+    def __init__(self, flat: Flat, oracles: dict[str, Oracle], max_ops: int,
+                 allow_reset: bool = False):
         self.flat, self.oracles, self.max_ops = flat, oracles, max_ops
+        self.allow_reset = allow_reset
         self.count = 0
 
     def bad(self, why: str) -> tuple[list[Prim], float]:
@@ -171,6 +173,9 @@ class _Expander:
         if isinstance(op, AnnotatedOperation):
             return self.annotated(op, qubits, level)
         cls = getattr(op, "_qcoder_class", None) or type(op).__name__  # (transport's unknowns)
+        if _class_name(op) == "Reset" and self.allow_reset and op.num_qubits == 1:
+            self.grow(1)
+            return [Prim(op, qubits)], 0.0
         if name in NON_GATE or cls in BLOCK_CLASSES:
             return self.bad(f"{name} ({cls})")
         if getattr(op, "num_clbits", 0):
@@ -193,6 +198,8 @@ class _Expander:
 
     def control(self, leaves: list[Prim], phase: float, ctrl: Sequence[int], state: int,
                 ) -> tuple[list[Prim], float]:
+        if any(is_reset(p) for p in leaves):
+            return self.bad("reset (Reset) under a control")
         pairs = tuple((q, (state >> j) & 1) for j, q in enumerate(ctrl))
         out = [Prim(p.op, p.qubits, pairs + p.controls, p.matrix, p.phase, p.parts, p.reps)
                for p in leaves]
@@ -235,6 +242,8 @@ class _Expander:
                 else:
                     if self.queries_in(leaves):
                         return self.bad(f"a non-integer power ({p}) of the oracle")
+                    if any(is_reset(x) for x in leaves):
+                        return self.bad(f"reset (Reset) in a non-integer power ({p})")
                     span = qubits[pos:]
                     m = self.dense(leaves, phase, span)
                     from qiskit.quantum_info import Operator
@@ -254,6 +263,9 @@ class _Expander:
 
         out = []
         for p in reversed(leaves):
+            if is_reset(p):  # not invertible: refused like any non-gate
+                self.flat.violations.append("reset (Reset) inverted")
+                continue
             if p.op is None:
                 m = None if p.matrix is None else p.matrix.conj().T
                 out.append(Prim(None, p.qubits, p.controls, m, -p.phase, p.parts, p.reps))
@@ -264,7 +276,7 @@ class _Expander:
                     raise SimError(f"the judge has no inverse for {name}")
                 out.append(Prim(Gate(inv, p.op.num_qubits, list(p.op.params)), p.qubits, p.controls))
             else:
-                out.append(Prim(p.op.inverse(), p.qubits, p.controls))
+                out.append(Prim(_inverse_gate(p.op), p.qubits, p.controls))
         return out
 
     def dense(self, leaves: list[Prim], phase: float, span: Sequence[int]) -> np.ndarray:
@@ -279,6 +291,16 @@ class _Expander:
         return simulate(local, k, range(2 ** k), self.oracles)
 
 
+def _inverse_gate(op: Any) -> Any:
+    """``op.inverse()``, keeping the fourth parameter of a ``UGate`` that is the base of
+    ``CUGate(...).control()`` (``UGate.inverse`` drops it: the phase ``gamma`` would be lost)."""
+    inv = op.inverse()
+    if type(op).__name__ == "UGate" and len(op.params) == 4:
+        inv = inv.to_mutable()
+        inv.params = [*inv.params, -_float(op.params[3], "parameter of u")]
+    return inv
+
+
 def walk(ops: Sequence[Prim], controlled: bool = False):
     """Every leaf with whether it acts under controls, looking into dense blocks' parts."""
     for p in ops:
@@ -287,10 +309,24 @@ def walk(ops: Sequence[Prim], controlled: bool = False):
             yield from walk(p.parts, controlled or bool(p.controls))
 
 
-def inline(circuit: Any, oracles: dict[str, Oracle], *, max_ops: int = 200_000) -> Flat:
-    """Expand ``circuit`` to leaves; record UGE reasons and count oracle queries."""
+def _class_name(op: Any) -> str:
+    """The class of ``op`` as the checker names it (Qiskit's, not its singleton subclass's;
+    the transport's for an instruction it could only carry by name)."""
+    return getattr(op, "_qcoder_class", None) or getattr(op, "base_class", type(op)).__name__
+
+
+def is_reset(p: Prim) -> bool:
+    """A ``reset`` leaf (kept only when ``inline(..., allow_reset=True)``)."""
+    return p.op is not None and _class_name(p.op) == "Reset"
+
+
+def inline(circuit: Any, oracles: dict[str, Oracle], *, max_ops: int = 200_000,
+           allow_reset: bool = False) -> Flat:
+    """Expand ``circuit`` to leaves; record UGE reasons and count oracle queries.
+    ``allow_reset``: a ``reset`` (not under a control, inverse or fractional power) is a leaf
+    (state preparation from the zero state; see ``simulate``), else it is UGE."""
     flat = Flat(circuit.num_qubits)
-    ex = _Expander(flat, oracles, max_ops)
+    ex = _Expander(flat, oracles, max_ops, allow_reset)
     leaves, phase = ex.circuit(circuit, list(range(circuit.num_qubits)), 0)
     flat.ops, flat.global_phase = leaves, phase
     return flat
@@ -432,6 +468,71 @@ def _apply(view: np.ndarray, op: Any, axes: list[int], oracles: dict[str, Oracle
     raise SimError(f"cannot simulate gate {name}")
 
 
+#: most distinct outcomes a circuit with resets may branch into (each reset of an entangled
+#: qubit can double them; equal ones are merged)
+MAX_BRANCHES = 16
+
+
+def _reset_branches(state: np.ndarray, qubit: int) -> list[tuple[float, np.ndarray]]:
+    """``reset`` of ``qubit`` (one column): the normalised outcomes with their probabilities, as
+    a statevector simulator draws them (measure, then flip to |0>)."""
+    moved = np.moveaxis(state, qubit, 0)
+    out = []
+    for bit in (0, 1):
+        part = moved[bit]
+        prob = float(np.vdot(part, part).real)
+        if prob > 1e-12:
+            new = np.zeros_like(moved)
+            new[0] = part / math.sqrt(prob)
+            out.append((prob, np.moveaxis(new, 0, qubit)))
+    return out
+
+
+def _merge(branches: list[tuple[float, np.ndarray]]) -> list[tuple[float, np.ndarray]]:
+    """Branches equal up to a global phase are one (the first one's phase is kept)."""
+    out: list[tuple[float, np.ndarray]] = []
+    for w, st in branches:
+        for k, (w2, st2) in enumerate(out):
+            if abs(abs(np.vdot(st2, st)) - 1) < 1e-10:
+                out[k] = (w2 + w, st2)
+                break
+        else:
+            out.append((w, st))
+    return out
+
+
+def _step(state: np.ndarray, p: Prim, oracles: dict[str, Oracle]) -> None:
+    view, axes = (_restrict(state, list(p.qubits), p.controls) if p.controls
+                  else (state, list(p.qubits)))
+    if p.op is not None:
+        _apply(view, p.op, axes, oracles)
+    elif p.matrix is not None:
+        _apply_dense(view, p.matrix, axes, False)
+    else:
+        view *= cmath.exp(1j * p.phase)
+
+
+def _with_resets(flat: Flat, state: np.ndarray, oracles: dict[str, Oracle]) -> np.ndarray:
+    """One column through a circuit with resets: every outcome a statevector simulator may draw
+    is followed; the result is that state when all outcomes agree up to a global phase (the
+    phase of the most likely first outcome is kept), else the program's WA: the circuit does
+    not prepare one pure state."""
+    branches = [(1.0, state[..., 0])]
+    for p in flat.ops:
+        if is_reset(p):
+            branches = _merge([(w * pw, st) for w, b in branches
+                               for pw, st in _reset_branches(b, p.qubits[0])])
+            if len(branches) > MAX_BRANCHES:
+                raise SimError(f"the resets leave more than {MAX_BRANCHES} different states")
+            continue
+        for _, b in branches:
+            _step(b, p, oracles)
+    if len(branches) > 1:
+        raise SimError("the circuit's resets act on entangled qubits: the outcome is random "
+                       f"({len(branches)} different states), not the one state asked for", "WA")
+    return branches[0][1][..., None]
+
+
 def simulate(flat: Flat, num_qubits: int, columns: Sequence[int], oracles: dict[str, Oracle],
              *, max_qubits: int = 17) -> np.ndarray:
     """The circuit applied to basis states ``columns``: array (2**n, len(columns)), Qiskit order."""
@@ -442,15 +543,13 @@ def simulate(flat: Flat, num_qubits: int, columns: Sequence[int], oracles: dict[
     state = np.zeros((2,) * n + (len(cols),), dtype=complex)
     bits = tuple(((cols >> q) & 1) for q in range(n))
     state[bits + (np.arange(len(cols)),)] = 1.0
-    for p in flat.ops:
-        view, axes = (_restrict(state, list(p.qubits), p.controls) if p.controls
-                      else (state, list(p.qubits)))
-        if p.op is not None:
-            _apply(view, p.op, axes, oracles)
-        elif p.matrix is not None:
-            _apply_dense(view, p.matrix, axes, False)
-        else:
-            view *= cmath.exp(1j * p.phase)
+    if any(is_reset(p) for p in flat.ops):
+        if len(cols) != 1:
+            raise SimError("reset is only simulated from one input state", "UGE")
+        state = _with_resets(flat, state, oracles)
+    else:
+        for p in flat.ops:
+            _step(state, p, oracles)
     if flat.global_phase:
         state *= cmath.exp(1j * flat.global_phase)
     return np.transpose(state, tuple(range(n - 1, -1, -1)) + (n,)).reshape(2 ** n, len(cols))

@@ -17,7 +17,8 @@ guard is dodged. Deliberately strict: ``getattr(qc, name)`` with a computed ``na
 from __future__ import annotations
 
 import ast
-import re
+
+from ...codeblocks import extract_last_block
 
 LIB_MODULE = "qiskit.circuit.library"
 #: builtins that run or compile code, or hand out namespaces the guard lives in
@@ -101,6 +102,7 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
     tree = ast.parse(code)
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     bound = _bound_names(tree)
+    bad += _package_reach(tree, mod_ok, set(names))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             bad += [f"import {a.name}" for a in node.names if not mod_ok(a.name)]
@@ -144,6 +146,33 @@ def static_imports(code: str, allowed: list[str]) -> list[str]:
     return list(dict.fromkeys(bad))
 
 
+def _package_reach(tree: ast.AST, mod_ok, names: set[str]) -> list[str]:
+    """``import qiskit.circuit.library.standard_gates`` binds ``qiskit``: every use of such a
+    top-level name must stay inside what the rules permit (``qiskit.circuit.library.QFT``,
+    ``qiskit.transpile`` or ``qiskit`` itself passed around are UME)."""
+    tops = {a.name.partition(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
+            for a in n.names if a.asname is None and "." in a.name}
+    tops = {t for t in tops if not mod_ok(t)}
+    if not tops:
+        return []
+    parent: dict[int, ast.AST] = {}
+    for n in ast.walk(tree):
+        for child in ast.iter_child_nodes(n):
+            parent[id(child)] = n
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in tops and isinstance(n.ctx, ast.Load):
+            path, node = [n.id], n
+            while isinstance(up := parent.get(id(node)), ast.Attribute) and up.value is node:
+                path.append(up.attr)
+                node = up
+            dotted = ".".join(path)
+            if not (mod_ok(dotted) or dotted in names
+                    or any(mod_ok(".".join(path[:k])) for k in range(1, len(path)))):
+                out.append(f"{dotted} (outside the permitted modules)")
+    return out
+
+
 def _bound_names(tree: ast.AST) -> set[str]:
     """Every name the program binds (assignments, definitions, imports, arguments, captures)."""
     out: set[str] = set()
@@ -176,6 +205,8 @@ def _submodule(path: str) -> bool:
 
 
 def extract_code(completion: str) -> str:
-    """The last python code block of a model answer, or the whole text when it has none."""
-    blocks = re.findall(r"```(?:python|py|Python)?[ \t]*\n(.*?)```", completion, re.S)
-    return blocks[-1] if blocks else completion
+    """The code the judge runs: the benchmark's extraction rule (``codeblocks.extract_last_block``,
+    the one ``benchmarks.qcoder.BENCHMARK.extract`` declares and the metrics use): the last
+    Python or untagged fenced block (``` or ~~~, ``python3`` tags, an unterminated fence), else
+    the whole text; '' when the answer only has blocks in other languages."""
+    return extract_last_block(completion) or ""

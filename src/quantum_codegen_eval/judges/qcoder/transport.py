@@ -137,6 +137,10 @@ def _standard() -> dict[str, type]:
     return _STANDARD
 
 
+_NOT_PARAMS = ("self", "label", "ctrl_state", "num_ctrl_qubits", "_base_label", "_force_mutable",
+               "duration", "unit", "dirty_ancillas", "relative_phase", "action_only")
+
+
 def _standard_gate(cls: str, params: list[float], d: dict) -> Any:
     klass = _standard()[cls]
     sig = inspect.signature(klass.__init__).parameters
@@ -150,17 +154,17 @@ def _standard_gate(cls: str, params: list[float], d: dict) -> Any:
         if flag not in ("dirty_ancillas", "relative_phase", "action_only") or flag not in sig:
             raise TransportError(f"{cls} has no option {str(flag)[:50]!r}")
         kwargs[flag] = True
-    positional = [p for p in sig if p not in ("self", "label", "ctrl_state", "num_ctrl_qubits",
-                                              "_base_label", "_force_mutable", "args", "kwargs",
-                                              "duration", "unit", "dirty_ancillas",
-                                              "relative_phase", "action_only")
-                  and sig[p].default is inspect.Parameter.empty]
+    # every parameter the constructor takes positionally, defaults included
+    # (``XXMinusYYGate(theta, beta=0)`` carries both)
+    positional = [p for p in sig if p not in _NOT_PARAMS
+                  and sig[p].kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                      inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     extra = params[len(positional):]
     try:
         op = klass(*params[:len(positional)], **kwargs)
         if extra and cls == "UGate" and len(extra) == 1:  # CUGate(...).control()'s base
             op.params = [*op.params, extra[0]]
-        elif extra:
+        elif extra or len(op.params) != len(params):
             raise TransportError(f"{cls} with {len(params)} parameters")
     except (TypeError, ValueError) as exc:
         raise TransportError(f"{cls} cannot be rebuilt: {exc}") from None

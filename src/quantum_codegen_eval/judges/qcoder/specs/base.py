@@ -185,7 +185,8 @@ def _ctrl(qc, gate, controls, targets, ctrl_state=None):
     if not controls:
         qc.append(gate, list(targets))
     else:
-        qc.append(gate.control(len(controls), ctrl_state=ctrl_state), controls + list(targets))
+        qc.append(gate.control(len(controls), ctrl_state=ctrl_state, annotated=False),
+                  controls + list(targets))
 
 
 def qft_noswap(qc, qs):

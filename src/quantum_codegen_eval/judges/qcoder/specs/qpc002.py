@@ -154,8 +154,9 @@ register(Spec(
     _B5_REF, (_B5_REF.replace("qc.p(2 * math.pi * S[k] / 2 ** m, k)", "qc.p(2 * math.pi * S[k] / 2 ** m, n - 1 - k)"),),
     mode="unitary", nq=lambda p: p["n"],
     target=lambda p, cols: mapped(p["n"], cols, lambda x: (x, np.exp(2j * np.pi * _f(p["S"], x) / 2 ** p["m"]))),
-    notes="The upstream statement has no code template ('((FORMAT TO BE ADDED DURING RENDERING))'); "
-          "the judge calls solve(n, m, S) like QPC002_B6/B7 and expects an n-qubit circuit."))
+    notes="The upstream statement file has no code template ('((FORMAT TO BE ADDED DURING "
+          "RENDERING))'); the dataset renders the QCoder site's format, solve(n, m, S) on an "
+          "n-qubit circuit, which is what the judge calls."))
 
 _ADD_LIB = REF_LIB + """
 

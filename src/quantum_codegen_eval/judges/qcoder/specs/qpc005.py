@@ -21,7 +21,7 @@ _A2 = H + """from qiskit.circuit.library.standard_gates import HGate
 
 def solve(n):
     qc = QuantumCircuit(n + 1)
-    qc.append(HGate().control(n, ctrl_state=0), list(range(1, n + 1)) + [0])
+    qc.append(HGate().control(n, ctrl_state=0, annotated=False), list(range(1, n + 1)) + [0])
     return qc
 """
 
@@ -132,7 +132,7 @@ from qiskit.circuit.library.standard_gates import XGate, ZGate
 
 def _c0(qc, n, gate, target):
     # gate on target when the c register (qubits 2..n) is 0
-    qc.append(gate.control(n - 1, ctrl_state=0), list(range(2, n + 1)) + [target])
+    qc.append(gate.control(n - 1, ctrl_state=0, annotated=False), list(range(2, n + 1)) + [target])
 
 
 def _rot(qc, n, k, target):

@@ -1,0 +1,64 @@
+"""A limit of the judge's never becomes the program's failure.
+
+A circuit over the judge's output limits travels as its instruction tree (a block is its class
+name only); when even that is too large, the trusted stage checks what it still can (the
+instructions other than standard gates: blocks, non-gates, the banned gate) and otherwise names
+the limit as a judge error, never the program's RE."""
+
+from __future__ import annotations
+
+import pytest
+
+from quantum_codegen_eval.judges.qcoder import QCoderJudge
+from quantum_codegen_eval.judges.qcoder import judge as judge_mod
+
+pytestmark = pytest.mark.upstream
+
+H = "from qiskit import QuantumCircuit\n\n\n"
+NP = "import numpy\nfrom qiskit import QuantumCircuit\n\n\n"
+
+
+def test_large_unitary_block_is_uge_at_every_size(qsandbox, qcoder_records, judge_many):
+    """QPC005_B1 with a UnitaryGate: 16 MB of QPY at n = 10 (over the per-file limit) was RE
+    ("OSError(27, 'File too large')"); the banned block is visible at every n."""
+    code = NP + ("def solve(n, k_const):\n    qc = QuantumCircuit(n)\n"
+                 "    qc.unitary(numpy.eye(2 ** n), list(range(n)))\n    return qc\n")
+    (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC005_B1"], code)])
+    assert v.status == "UGE", v.message
+    assert [t.status for t in v.tests] == ["UGE"] * v.tests_total
+    assert any(t.name.startswith("n=10") for t in v.tests)
+
+
+@pytest.fixture()
+def small_limits(monkeypatch):
+    """Per-file limit 24 KB: a 3000-gate circuit is over it as QPY and as a tree."""
+    monkeypatch.setattr(judge_mod, "MAX_FILE_BYTES", 24 << 10)
+
+
+def _many_h(extra: str = "") -> str:
+    return H + ("def solve():\n    qc = QuantumCircuit(1)\n    for _ in range(3001):\n"
+                "        qc.h(0)\n" + extra + "    return qc\n")
+
+
+def test_over_the_limits_what_remains_is_checked(qsandbox, qcoder_records, judge_many, small_limits):
+    rec = qcoder_records["QPC001_A1"]
+    block = "    qc.unitary([[0, 1], [1, 0]], [0])\n    qc.unitary([[0, 1], [1, 0]], [0])\n"
+    delay = "    qc.delay(10, 0)\n"
+    ok, blocked, delayed = judge_many(qsandbox, QCoderJudge(),
+                                      [(rec, _many_h()), (rec, _many_h(block)), (rec, _many_h(delay))])
+    # correct, but too large to check: a judge error naming the limit (never AC, never RE)
+    assert ok.judge_error and "judge limit" in ok.message, (ok.status, ok.message)
+    assert ok.error_class is None
+    # the forbidden instructions are still seen
+    assert blocked.status == "UGE" and "UnitaryGate" in blocked.message, blocked.message
+    assert delayed.status == "UGE" and "delay" in delayed.message, delayed.message
+
+
+def test_a_failure_elsewhere_still_decides(qsandbox, qcoder_records, judge_many, small_limits):
+    """QPC001_A2 (n = 1..10): small n fit, larger n are over the limit; a wrong answer on the
+    tests that fit is WA (the limit decides nothing), not a judge error."""
+    code = H + ("def solve(n):\n    qc = QuantumCircuit(n)\n"
+                "    for _ in range(400 * n):\n        qc.x(0)\n    return qc\n")
+    (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC001_A2"], code)])
+    assert v.status == "WA" and not v.judge_error, (v.status, v.message)
+    assert any(t.message.startswith("judge limit") for t in v.tests)
