@@ -89,7 +89,7 @@ def _qce_main():
         return save()
     if spec.get("emit"):  # a circuit check: the data is the circuit the solution builds
         try:
-            ns = {"__name__": "qce_emit"}
+            ns = {"__name__": "qce_emit", "encode": _encode}
             exec(compile(spec["emit"], "<qhack-emit>", "exec"), ns)
             out = ns["emit"](g)
         except BaseException as exc:
