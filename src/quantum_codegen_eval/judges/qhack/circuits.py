@@ -180,6 +180,9 @@ class CircuitCheck:
     #: official run()/check() decide (names in ``forbid`` may not occur before expansion)
     replay: tuple[str, ...] = ()
     forbid: tuple[str, ...] = ()
+    #: the official run() hands the solution a hidden oracle: the program's job neither calls
+    #: run() nor gets the test's input (its circuit sees only the placeholder)
+    hide_input: bool = False
 
 
 def replay_check(calls: dict[str, list[tuple]], forbid: tuple[str, ...] = ()) -> CircuitCheck:
@@ -235,6 +238,26 @@ def check(data, expected):
 
         assert np.isclose(rebuilt()[1], target), "Wrong answer!"
 ''', given=("oracle_maker",)),
+    # run() builds the oracle from the test's workers and hands it to circuit(oracle): the
+    # program's circuit is emitted with the placeholder (never with the real oracle, whose
+    # closure holds the workers), and the official run() and check() run in the trusted job on
+    # it, the oracle run() builds substituted
+    "2024/lazy_workers_terminal": CircuitCheck(
+        emit=("def emit(g):\n    keep = STANDARD | {'QCEOracle'}\n"
+              "    return tape_ops(g['circuit'], (placeholder_oracle,), keep)\n"),
+        check=r'''
+_official_check = check
+
+
+def check(data, expected):
+    ops = circuit_ops(data, set(PARAMS) | set(STANDARD) | {ORACLE, "QubitUnitary"}, range(9))
+
+    def circuit(oracle):
+        apply_ops(ops, oracle)
+
+    globals()["circuit"] = circuit
+    return _official_check(run(TEST_INPUT), expected)
+''', replay=("circuit",), hide_input=True),
     # quantum functions called with known arguments: replayed under the official run()/check()
     "2023/bending_bennets_laws_200": replay_check({
         "encode": [(i, j, k) for i in range(2) for j in range(2) for k in range(2)],

@@ -196,14 +196,17 @@ class QHackJudge:
         recorded = record.RECORD_CHECKS.get(get(problem, "id"))
         live = (trust == checks.LIVE or recorded is not None) and bool(get(problem, "tests"))
         emit = rec = None
+        hide = False
         if recorded is not None:
             rec = recorded.emit_source()
         elif trust == checks.CIRCUIT:
-            emit = circuits.EMIT_COMMON + "\n\n" + circuits.CIRCUIT_CHECKS[get(problem, "id")].emit
+            cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
+            emit, hide = circuits.EMIT_COMMON + "\n\n" + cc.emit, cc.hide_input
         limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
         jobs = []
         for i, t in enumerate(self._tests(problem)):
-            spec = {"parts": parts, "format": fmt, "driver": driver, "input": t["input"],
+            spec = {"parts": parts, "format": fmt, "driver": driver,
+                    "input": None if hide else t["input"], "skip_run": hide,
                     "live_check": live, "emit": emit, "record": rec,
                     "seed": self.test_seed(problem, i)}
             jobs.append(Job(source, id=f"{get(problem, 'id')}::{t['name']}",
