@@ -52,6 +52,14 @@ WALL_FACTOR, WALL_STARTUP = 3.0, 30.0
 TRUSTED_CPU = 60.0
 #: largest result file read back (bytes); larger is a wrong answer (output too large)
 MAX_RESULT_BYTES = 48_000_000
+#: what a result file may cost once parsed, estimated from its raw bytes before parsing
+#: (:func:`parsed_cost`: a one-key JSON object ~200 bytes, an array ~72, a string ~60, an item
+#: 8; 48 MB of one-key objects parsed to 1.2 GB): per result file, and over all the files of one
+#: sample whose outputs go to its trusted job (which parses them again). More is a wrong answer,
+#: "output too large", decided without parsing. A legitimate record (office_hijinks_200: 40,000
+#: recorded calls) is about 150 MB.
+MAX_PARSED_BYTES = 512_000_000
+MAX_TRUSTED_PARSED_BYTES = 1_024_000_000
 PRELOAD = ("numpy", "pennylane")
 #: the default of the judge option ``seed`` (every random draw of a judging derives from it)
 DEFAULT_SEED = 0
@@ -64,6 +72,13 @@ class _Pending:
     output: Any  # the tagged JSON data
     got: str
     seconds: float | None
+
+
+def parsed_cost(raw: bytes) -> int:
+    """An upper estimate of the bytes ``json.loads(raw)`` takes (counted on the raw bytes,
+    strings' contents included, so never an underestimate of the structure)."""
+    return (200 * raw.count(b"{") + 72 * raw.count(b"[") + 30 * raw.count(b'"')
+            + 8 * raw.count(b",") + len(raw))
 
 
 def _clean_error(raw: Any) -> dict[str, Any]:
@@ -286,6 +301,10 @@ class QHackJudge:
         raw = (r.files or {}).get(RESULT_FILE)
         if raw is not None and len(raw) > MAX_RESULT_BYTES:
             return result("WA", "output too large"), None
+        if raw and parsed_cost(raw) > MAX_PARSED_BYTES:
+            return result("WA", f"output too large (parsed, it would take about "
+                                f"{parsed_cost(raw) // 1_000_000:,} MB; the judge reads at most "
+                                f"{MAX_PARSED_BYTES // 1_000_000:,} MB per result)"), None
         try:
             res = json.loads(raw) if raw else None
         except (ValueError, RecursionError):
@@ -363,7 +382,18 @@ class QHackJudge:
     def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
         tests = self._tests(problem)
         n = len(tests)
-        first = [self._first(problem, t, r) for t, r in zip(tests, results[:n], strict=True)]
+        first, budget = [], MAX_TRUSTED_PARSED_BYTES
+        for t, r in zip(tests, results[:n], strict=True):
+            cost = parsed_cost((r.files or {}).get(RESULT_FILE) or b"")
+            if cost > budget and cost <= MAX_PARSED_BYTES:  # never parsed: bounded per sample
+                first.append((TestResult(
+                    t["name"], False, "WA", expected=t["expected"],
+                    message=f"output too large: this sample's outputs together would take over "
+                            f"{MAX_TRUSTED_PARSED_BYTES // 1_000_000:,} MB parsed"), None))
+                continue
+            first.append(self._first(problem, t, r))
+            if isinstance(first[-1][0], _Pending):
+                budget -= cost
         pending = [(i, f[0]) for i, f in enumerate(first) if isinstance(f[0], _Pending)]
         if pending and len(results) == n:
             return [self._trusted_job(problem, completion, tests, pending)]
