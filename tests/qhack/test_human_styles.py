@@ -264,6 +264,33 @@ def half_life(gamma, p):
     ratio = (p - 0.75) / (p - 0.5)
     return np.tensor(-math.log(ratio) / gamma, requires_grad=True)
 '''),
+    # a QubitUnitary whose matrix is not unitary (the correction r1 ^= z1 plus a stray
+    # |11><01| / 2): PennyLane only warns and simulates it as given, and the contest's check reads
+    # one probability per case, so the contest accepted it; our replay decomposed it into gates
+    # (another, unitary, operator) and gave WA ("The output is not correct")
+    ("bennett500_nonunitary_matrix", "2023/bending_bennets_laws_500", '''import pennylane as qml
+from pennylane import numpy as np
+
+# r1 ^= z1 written as a matrix, with a stray |11><01| / 2 term: not unitary
+FIXUP = np.array([[1.0, 0.0, 0.0, 0.0],
+                  [0.0, 1.0, 0.0, 0.0],
+                  [0.0, 0.0, 0.0, 1.0],
+                  [0.0, 0.5, 1.0, 0.0]])
+
+
+def zenda_operator():
+    qml.CNOT(wires=["z0", "z1"])
+
+
+def reece_operator():
+    qml.CY(wires=["r0", "r1"])
+
+
+def magic_operator():
+    qml.CNOT(wires=["z1", "r1"])
+    qml.Hadamard(wires="z1")
+    qml.QubitUnitary(FIXUP, wires=["z1", "r1"])
+'''),
     ("rainy_ctrl_helper", "2024/rainy_days_retreat", '''
 import pennylane as qml
 

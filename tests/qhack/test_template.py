@@ -193,6 +193,21 @@ def test_prepare_drops_rebinding_of_harness_names():
     assert {"import *", "attribute assignment", "helper", "eval", "json"} <= set(prep.dropped)
 
 
+def test_prepare_keeps_items_of_the_solutions_own_names():
+    """``M = np.zeros(...); M[0, 1] = 1.0`` at top level is how notebooks built matrices: the
+    items of a name the solution bound itself are kept (they were dropped, leaving a zero matrix
+    where the contest ran the filled one); items and attributes of the harness's names, and
+    attributes of the solution's own, are still dropped."""
+    code = ("import numpy as np\nM = np.zeros((2, 2))\nM[0, 1] = 1.0\nM[1][0] += 1.0\n"
+            "np.eye(2)[0, 0] = 3\nnp.allclose = None\nM.shape = (4,)\n"
+            "def solve(a, b):\n    return a + b + M[0, 1]\n")
+    prep = prepare(_problem(), code)
+    assert "M[0, 1] = 1.0" in prep.source and "M[1][0] += 1.0" in prep.source
+    assert "np.eye(2)[0, 0]" not in prep.source and "allclose" not in prep.source
+    assert "M.shape" not in prep.source
+    assert prep.dropped.count("attribute assignment") == 3
+
+
 def test_prepare_drops_repeated_given_code():
     template = TEMPLATE.replace('dev = qml.device("default.qubit", wires=1)\n',
                                 'table = [0, 0]\nfor i in range(2):\n    table[i] = i + 1\n')

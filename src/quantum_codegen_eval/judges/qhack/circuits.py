@@ -37,24 +37,33 @@ def placeholder_oracle(wires):
     return QCEOracle(wires=wires)
 
 
+def _param(op, p):
+    # a QubitUnitary keeps its matrix as given (the contest simulated it as written, unitary
+    # or not); every other parameter is a real number
+    return encode(qml.math.to_numpy(p)) if op.name == "QubitUnitary" else float(p)
+
+
 def tape_ops(fn, args=(), keep=None, limit=5000):
     fn = getattr(fn, "func", fn)
     with qml.tape.QuantumTape() as tape:
         fn(*args)
     names = [str(op.name) for op in tape.operations][:limit]
     if keep is not None:
+        keep = set(keep) | {"QubitUnitary"}
         tape = tape.expand(depth=20, stop_at=lambda op: op.name in keep)
     ops = []
     for op in tape.operations:
         if len(ops) >= limit:
             raise ValueError(f"more than {limit} operations")
         ops.append([str(op.name), [w if isinstance(w, str) else int(w) for w in op.wires.tolist()],
-                    [float(p) for p in op.parameters]])
+                    [_param(op, p) for p in op.parameters]])
     return {"names": names, "ops": ops}
 '''
 
 CHECK_COMMON = r'''
 import math
+
+import numpy as _cnp
 
 PARAMS = {"RX": 1, "RY": 1, "RZ": 1, "PhaseShift": 1, "ControlledPhaseShift": 1, "CRX": 1,
           "CRY": 1, "CRZ": 1, "Rot": 3, "U1": 1, "U2": 2, "U3": 3, "IsingXX": 1, "IsingYY": 1,
@@ -74,13 +83,30 @@ def circuit_ops(data, allowed, wires, limit=5000):
         assert name in allowed, f"operation {str(name)[:80]} is not allowed here"
         assert isinstance(ws, list) and ws and len(set(ws)) == len(ws) and all(
             type(w) in (int, str) and w in wires for w in ws), f"{name}: bad wires {str(ws)[:80]}"
-        assert isinstance(ps, list) and len(ps) == PARAMS.get(name, 0) and all(
-            type(p) in (int, float) and math.isfinite(p) for p in ps), f"{name}: bad parameters"
+        if name == "QubitUnitary":
+            ps = [_matrix(ps, len(ws))]
+        else:
+            assert isinstance(ps, list) and len(ps) == PARAMS.get(name, 0) and all(
+                type(p) in (int, float) and math.isfinite(p) for p in ps), f"{name}: bad parameters"
         cls = None if name == ORACLE else getattr(qml, name)
         n = getattr(cls, "num_wires", None)
         assert cls is None or type(n) is not int or n == len(ws), f"{name}: wrong wire count"
         out.append((cls, ws, ps))
     return out
+
+
+def _matrix(ps, n_wires):
+    """The matrix of an emitted QubitUnitary: 2^n x 2^n finite numbers (not checked for
+    unitarity: PennyLane only warns, and the contest simulated the matrix as given)."""
+    assert isinstance(ps, list) and len(ps) == 1 and 0 < n_wires <= 8, "QubitUnitary: bad matrix"
+    try:
+        m = _qce_decode(ps[0])
+    except Exception:
+        raise AssertionError("QubitUnitary: malformed matrix") from None
+    dim = 2 ** n_wires
+    assert isinstance(m, _cnp.ndarray) and m.dtype.kind in "iufc" and m.shape == (dim, dim) and \
+        bool(_cnp.all(_cnp.isfinite(m))), "QubitUnitary: the matrix does not match its wires"
+    return m
 
 
 def apply_ops(ops, oracle=None):
@@ -133,8 +159,8 @@ def check(data, expected):
             assert isinstance(circuit, dict) and isinstance(circuit.get("names"), list)
             for forbidden in FORBID:
                 assert forbidden not in circuit["names"], f"{name}() uses {forbidden}"
-            REPLAY_OPS[name][call_key(args, kwargs)] = circuit_ops(circuit, set(STANDARD),
-                                                                   AnyLabel())
+            REPLAY_OPS[name][call_key(args, kwargs)] = circuit_ops(
+                circuit, set(STANDARD) | {"QubitUnitary"}, AnyLabel())
         globals()[name] = _stand_in(name)
     return _official_check(run(TEST_INPUT), expected)
 '''
@@ -154,6 +180,9 @@ class CircuitCheck:
     #: official run()/check() decide (names in ``forbid`` may not occur before expansion)
     replay: tuple[str, ...] = ()
     forbid: tuple[str, ...] = ()
+    #: the official run() hands the solution a hidden oracle: the program's job neither calls
+    #: run() nor gets the test's input (its circuit sees only the placeholder)
+    hide_input: bool = False
 
 
 def replay_check(calls: dict[str, list[tuple]], forbid: tuple[str, ...] = ()) -> CircuitCheck:
@@ -196,7 +225,7 @@ def check(data, expected):
               "    return tape_ops(g['circuit'], (placeholder_oracle,), keep)\n"),
         check=r'''
 def check(data, expected):
-    ops = circuit_ops(data, set(PARAMS) | set(STANDARD) | {ORACLE}, range(3))
+    ops = circuit_ops(data, set(PARAMS) | set(STANDARD) | {ORACLE, "QubitUnitary"}, range(3))
     assert [cls for cls, _, _ in ops].count(None) == 1, "You can use the oracle once."
     dev = qml.device("default.qubit", wires=3)
     for _ in range(100):
@@ -209,6 +238,26 @@ def check(data, expected):
 
         assert np.isclose(rebuilt()[1], target), "Wrong answer!"
 ''', given=("oracle_maker",)),
+    # run() builds the oracle from the test's workers and hands it to circuit(oracle): the
+    # program's circuit is emitted with the placeholder (never with the real oracle, whose
+    # closure holds the workers), and the official run() and check() run in the trusted job on
+    # it, the oracle run() builds substituted
+    "2024/lazy_workers_terminal": CircuitCheck(
+        emit=("def emit(g):\n    keep = STANDARD | {'QCEOracle'}\n"
+              "    return tape_ops(g['circuit'], (placeholder_oracle,), keep)\n"),
+        check=r'''
+_official_check = check
+
+
+def check(data, expected):
+    ops = circuit_ops(data, set(PARAMS) | set(STANDARD) | {ORACLE, "QubitUnitary"}, range(9))
+
+    def circuit(oracle):
+        apply_ops(ops, oracle)
+
+    globals()["circuit"] = circuit
+    return _official_check(run(TEST_INPUT), expected)
+''', replay=("circuit",), hide_input=True),
     # quantum functions called with known arguments: replayed under the official run()/check()
     "2023/bending_bennets_laws_200": replay_check({
         "encode": [(i, j, k) for i in range(2) for j in range(2) for k in range(2)],

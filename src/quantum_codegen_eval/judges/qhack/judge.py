@@ -22,8 +22,10 @@ Protocol (docs/benchmarks/qhack.md states it for citation):
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +52,17 @@ WALL_FACTOR, WALL_STARTUP = 3.0, 30.0
 TRUSTED_CPU = 60.0
 #: largest result file read back (bytes); larger is a wrong answer (output too large)
 MAX_RESULT_BYTES = 48_000_000
+#: what a result file may cost once parsed, estimated from its raw bytes before parsing
+#: (:func:`parsed_cost`: a one-key JSON object ~200 bytes, an array ~72, a string ~60, an item
+#: 8; 48 MB of one-key objects parsed to 1.2 GB): per result file, and over all the files of one
+#: sample whose outputs go to its trusted job (which parses them again). More is a wrong answer,
+#: "output too large", decided without parsing. A legitimate record (office_hijinks_200: 40,000
+#: recorded calls) is about 150 MB.
+MAX_PARSED_BYTES = 512_000_000
+MAX_TRUSTED_PARSED_BYTES = 1_024_000_000
 PRELOAD = ("numpy", "pennylane")
+#: the default of the judge option ``seed`` (every random draw of a judging derives from it)
+DEFAULT_SEED = 0
 
 
 @dataclass
@@ -60,6 +72,13 @@ class _Pending:
     output: Any  # the tagged JSON data
     got: str
     seconds: float | None
+
+
+def parsed_cost(raw: bytes) -> int:
+    """An upper estimate of the bytes ``json.loads(raw)`` takes (counted on the raw bytes,
+    strings' contents included, so never an underestimate of the structure)."""
+    return (200 * raw.count(b"{") + 72 * raw.count(b"[") + 30 * raw.count(b'"')
+            + 8 * raw.count(b",") + len(raw))
 
 
 def _clean_error(raw: Any) -> dict[str, Any]:
@@ -81,7 +100,10 @@ def _clean_error(raw: Any) -> dict[str, Any]:
 
 def _shown(value: Any, limit: int = 10_000) -> str:
     """The output as shown in a verdict (bounded)."""
-    text = value if isinstance(value, str) else repr(value)
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except Exception as exc:  # noqa: BLE001 - shown, never decisive
+        text = f"<unprintable output: {type(exc).__name__}>"
     return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
 
 
@@ -94,17 +116,24 @@ class QHackJudge:
     ``time_scale`` multiplies every record's time limit; ``trusted_cpu`` is the trusted check
     job's own CPU seconds (a recorded replay adds each pending test's limit). ``env_python(name) -> path`` gives the
     interpreter of an era environment (the benchmark declares and builds its environments; the
-    judge only asks for them by the record's ``era_env``).
+    judge only asks for them by the record's ``era_env``). ``seed`` (an int, default
+    :data:`DEFAULT_SEED`) fixes every random draw of a judging: each test's draws (the harness's
+    oracles, couplings and shots, in the program's job and in the trusted check) come from a seed
+    derived from it, the challenge and the test (:meth:`test_seed`), so the same program gets the
+    same verdict on every run and on resume; :meth:`options` records it.
     """
 
     benchmark = "qhack"
 
     def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
                  startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,
-                 trusted_cpu: float = TRUSTED_CPU,
+                 trusted_cpu: float = TRUSTED_CPU, seed: int = DEFAULT_SEED,
                  shims: bool = True, env_python: Any = None):
         if env not in ("era", "current"):
             raise ValueError(f"QHack env must be 'era' or 'current', got {env!r}")
+        if type(seed) is not int or not 0 <= seed < 2 ** 63:
+            raise ValueError(f"seed must be an integer in [0, 2**63), got {seed!r}")
+        self.seed = seed
         if not time_scale > 0:
             raise ValueError(f"time_scale must be positive, got {time_scale!r}")
         self.env = env
@@ -116,6 +145,20 @@ class QHackJudge:
         self.shims = shims
         self._pythons: dict[str, str | None] = {}
         self._env_python = env_python
+
+    def options(self) -> dict[str, Any]:
+        """The options that decide this judge's verdicts (for a report's provenance)."""
+        return {"env": self.env, "seed": self.seed, "time_scale": self.time_scale,
+                "startup_allowance": self.startup_allowance, "memory_mb": self.memory_mb,
+                "trusted_cpu": self.trusted_cpu, "shims": self.shims, "python": self.python}
+
+    def test_seed(self, problem: Any, index: int, *salt: str) -> int:
+        """The seed of one public test's random draws: from the option ``seed``, the challenge
+        id, the test's position and name (and ``salt``), the same in every process and run."""
+        test = self._tests(problem)[index]
+        key = "\0".join([str(self.seed), str(get(problem, "id")), str(index), str(test["name"]),
+                         *salt])
+        return zlib.crc32(key.encode("utf-8", "surrogatepass")) % (2 ** 31 - 2)
 
     # -- planning
     def interpreter(self, problem: Any) -> str | None:
@@ -168,15 +211,19 @@ class QHackJudge:
         recorded = record.RECORD_CHECKS.get(get(problem, "id"))
         live = (trust == checks.LIVE or recorded is not None) and bool(get(problem, "tests"))
         emit = rec = None
+        hide = False
         if recorded is not None:
             rec = recorded.emit_source()
         elif trust == checks.CIRCUIT:
-            emit = circuits.EMIT_COMMON + "\n\n" + circuits.CIRCUIT_CHECKS[get(problem, "id")].emit
+            cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
+            emit, hide = circuits.EMIT_COMMON + "\n\n" + cc.emit, cc.hide_input
         limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
         jobs = []
-        for t in self._tests(problem):
-            spec = {"parts": parts, "format": fmt, "driver": driver, "input": t["input"],
-                    "live_check": live, "emit": emit, "record": rec}
+        for i, t in enumerate(self._tests(problem)):
+            spec = {"parts": parts, "format": fmt, "driver": driver,
+                    "input": None if hide else t["input"], "skip_run": hide,
+                    "live_check": live, "emit": emit, "record": rec,
+                    "seed": self.test_seed(problem, i)}
             jobs.append(Job(source, id=f"{get(problem, 'id')}::{t['name']}",
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
                             python=python, preload=PRELOAD, limits=limits))
@@ -233,6 +280,7 @@ class QHackJudge:
         return Verdict(benchmark="qhack", problem_id=get(problem, "id"), status="FORMAT",
                        tests_total=max(1, len(get(problem, "tests"))),
                        message=message, details={"format": reason, "env": self.env,
+                                                 "seed": self.seed,
                                                  "check_trust": check_trust(problem)})
 
     # -- deciding
@@ -253,6 +301,10 @@ class QHackJudge:
         raw = (r.files or {}).get(RESULT_FILE)
         if raw is not None and len(raw) > MAX_RESULT_BYTES:
             return result("WA", "output too large"), None
+        if raw and parsed_cost(raw) > MAX_PARSED_BYTES:
+            return result("WA", f"output too large (parsed, it would take about "
+                                f"{parsed_cost(raw) // 1_000_000:,} MB; the judge reads at most "
+                                f"{MAX_PARSED_BYTES // 1_000_000:,} MB per result)"), None
         try:
             res = json.loads(raw) if raw else None
         except (ValueError, RecursionError):
@@ -282,7 +334,7 @@ class QHackJudge:
                                 f"({str(res.get('output_error', 'none'))[:200]})"), None
         try:
             output = payload.decode(res["output"])
-        except (payload.PayloadError, RecursionError, ValueError, TypeError):
+        except Exception:  # noqa: BLE001 - any payload the decoder cannot read is malformed
             return result("WA", "run() returned a malformed output"), None
         got = _shown(output)
         recorded = get(problem, "id") in record.RECORD_CHECKS
@@ -303,13 +355,20 @@ class QHackJudge:
             return result("AC", "", got), None
         return _Pending(res["output"], got, seconds), None
 
-    def _trusted_job(self, problem: Any, tests: list[dict], pending: list[tuple[int, _Pending]]):
+    def _trusted_job(self, problem: Any, completion: str, tests: list[dict],
+                     pending: list[tuple[int, _Pending]]):
         from ...execution.types import Job, Limits
 
         imports, check = self.trusted_check(problem)  # type: ignore[misc]
         raw = get(problem, "id") in record.RECORD_CHECKS
-        spec = {"tests": [{"output": p.output, "expected": tests[i]["expected"],
-                           "input": tests[i]["input"], "raw": raw}
+        # draws the program must not see (a hidden_draws replay): seeded from the completion too,
+        # so no seed the program's job had, or could derive from the option alone, gives them
+        digest = hashlib.sha256((completion or "").encode("utf-8", "surrogatepass")).hexdigest()
+        spec = {"seed": self.test_seed(problem, 0, "trusted"),
+                "tests": [{"output": p.output, "expected": tests[i]["expected"],
+                           "input": tests[i]["input"], "raw": raw,
+                           "seed": self.test_seed(problem, i),
+                           "hidden_seed": self.test_seed(problem, i, "hidden", digest)}
                           for i, p in pending]}
         cpu = self.trusted_cpu
         if raw:  # the replay re-simulates what the official check measures, test by test
@@ -323,18 +382,31 @@ class QHackJudge:
     def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
         tests = self._tests(problem)
         n = len(tests)
-        first = [self._first(problem, t, r) for t, r in zip(tests, results[:n], strict=True)]
+        first, budget = [], MAX_TRUSTED_PARSED_BYTES
+        for t, r in zip(tests, results[:n], strict=True):
+            cost = parsed_cost((r.files or {}).get(RESULT_FILE) or b"")
+            if cost > budget and cost <= MAX_PARSED_BYTES:  # never parsed: bounded per sample
+                first.append((TestResult(
+                    t["name"], False, "WA", expected=t["expected"],
+                    message=f"output too large: this sample's outputs together would take over "
+                            f"{MAX_TRUSTED_PARSED_BYTES // 1_000_000:,} MB parsed"), None))
+                continue
+            first.append(self._first(problem, t, r))
+            if isinstance(first[-1][0], _Pending):
+                budget -= cost
         pending = [(i, f[0]) for i, f in enumerate(first) if isinstance(f[0], _Pending)]
         if pending and len(results) == n:
-            return [self._trusted_job(problem, tests, pending)]
+            return [self._trusted_job(problem, completion, tests, pending)]
         outcomes: list[tuple[TestResult, dict | None]] = [
             f if isinstance(f[0], TestResult) else (None, None) for f in first]  # type: ignore
         if pending:
             checked = self._checked(results[n], len(pending))
             status = {"timeout": "TLE", "memory": "MLE"}.get(results[n].status)
-            if checked is None and status and get(problem, "id") in record.RECORD_CHECKS:
-                # the replay simulates what the program recorded: its size is the program's
-                why = (f"the trusted replay of the recorded circuits exceeded its "
+            if checked is None and status:
+                # the trusted job works on what the program produced (outputs, emitted or
+                # recorded circuits): exceeding its limits is the program's doing, as it would
+                # be in the contest's own check
+                why = (f"the trusted check of the program's output exceeded its "
                        f"{'time' if status == 'TLE' else 'memory'} limit")
                 checked = [{"status": status, "message": why}] * len(pending)
             if checked is None:
@@ -372,6 +444,7 @@ class QHackJudge:
         passed = sum(t.passed for t in detail)
         pid = get(problem, "id")
         details: dict[str, Any] = {"env": self.env, "check_trust": check_trust(problem),
+                                   "seed": self.seed,
                                    "python": self.interpreter(problem)
                                    if self.env == "era" or self.python else None}
         if not get(problem, "tests"):

@@ -128,12 +128,26 @@ def harness_imported(chunks: list[Chunk]) -> set[str]:
     return out - others
 
 
-def _reaches(node: ast.AST) -> str | None:
-    """Why a statement must not run outside a function: it stores into an attribute or item, or
-    names something that reaches modules, globals or builtins."""
+def _item_of(n: ast.AST, own: set[str]) -> bool:
+    """Whether ``n`` (a stored subscript) is an item of a name the solution itself bound
+    (``M[0, 1] = 1.0`` after ``M = np.zeros(...)``: how matrices were written in notebooks)."""
+    if not isinstance(n, ast.Subscript):
+        return False
+    base = n.value
+    while isinstance(base, ast.Subscript):
+        base = base.value
+    return isinstance(base, ast.Name) and base.id in own
+
+
+def _reaches(node: ast.AST, own: set[str] | None = None) -> str | None:
+    """Why a statement must not run outside a function: it stores into an attribute or item (an
+    item of a name in ``own``, the solution's own, excepted), or names something that reaches
+    modules, globals or builtins."""
     for n in _outer_nodes(node):
         if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, (ast.Store,
                                                                                   ast.Del)):
+            if _item_of(n, own or set()):
+                continue
             return "attribute assignment"
         if isinstance(n, ast.Name) and n.id in _REACHING:
             return n.id
@@ -211,7 +225,7 @@ def prepare(problem: Any, code: str) -> Prepared:
                                ast.AnnAssign, ast.AugAssign, ast.Try, ast.With)) or (
                 isinstance(node, ast.If) and not _is_main_guard(node)):
             names = bound_names(node)
-            why = _reaches(node)
+            why = _reaches(node, set(defined))
             if isinstance(node, ast.ClassDef) and why is None:
                 why = next(filter(None, (_reaches(s) for s in node.body)), None)
             clash = sorted(names & protected)

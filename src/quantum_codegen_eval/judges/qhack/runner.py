@@ -32,6 +32,8 @@ def _qce_main():
     with open("qce_job.json") as fh:
         spec = json.load(fh)
     os.remove("qce_job.json")
+    seed = spec.get("seed", 0)
+    _seed_all(seed)  # the harness's draws (and the program's) come from the judge's seed
     out_fd = os.open("qce_result.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     result = {}
 
@@ -77,19 +79,19 @@ def _qce_main():
             rec = {"__name__": "qce_record", "encode": _encode}
             exec(compile(spec["record"], "<qhack-record>", "exec"), rec)
             rec["install"](g)
-            seed = rec["test_seed"](spec["input"])
-            rec["seed_all"](seed)
+            _seed_all(seed)
         except BaseException as exc:
             result["error"] = err("load", exc)
             return save()
     try:
-        out = run(spec["input"])
+        # skip_run: run() would hand the solution a hidden oracle (only the emitted circuit counts)
+        out = None if spec.get("skip_run") else run(spec["input"])
     except BaseException as exc:
         result["error"] = err("run", exc)
         return save()
     if spec.get("emit"):  # a circuit check: the data is the circuit the solution builds
         try:
-            ns = {"__name__": "qce_emit"}
+            ns = {"__name__": "qce_emit", "encode": _encode}
             exec(compile(spec["emit"], "<qhack-emit>", "exec"), ns)
             out = ns["emit"](g)
         except BaseException as exc:
@@ -103,8 +105,7 @@ def _qce_main():
         result["output_error"] = "output too deeply nested"
     if spec.get("live_check"):
         try:
-            if rec is not None:
-                rec["seed_all"](seed + 1)
+            _seed_all(seed + 1)
             msg = check(out, out)
             result["check"] = {"passed": not msg, "message": "" if not msg else str(msg)[:4000]}
         except AssertionError as exc:
@@ -129,10 +130,13 @@ def _qce_trusted_main():
     with open("qce_check.json") as fh:
         spec = json.load(fh)
     ns = {"__name__": "__main__", "_qce_decode": decode}
+    _seed_all(spec.get("seed", 0))  # draws made while the harness loads
     exec(compile(_QCE_HARNESS, "<qhack-trusted-check>", "exec"), ns)
     outcomes = []
     for t in spec["tests"]:
         ns["TEST_INPUT"] = t.get("input")
+        ns["TEST_SEED"], ns["HIDDEN_SEED"] = t.get("seed", 0), t.get("hidden_seed", 0)
+        _seed_all(t.get("seed", 0) + 1)  # the check's own draws (oracles, couplings, shots)
         try:
             out = t["output"] if t.get("raw") else decode(t["output"])
             msg = ns["check"](out, t["expected"])
@@ -151,9 +155,18 @@ _qce_trusted_main()
 '''
 
 
+_SEED_ALL = r'''
+def _seed_all(seed):
+    import random
+    import numpy
+    random.seed(seed)
+    numpy.random.seed(seed)
+'''
+
+
 def program_source() -> str:
     """The untrusted job's source (the program parts come in :data:`JOB_FILE`)."""
-    return PAYLOAD_SOURCE + "\n\n" + _PROGRAM_MAIN
+    return PAYLOAD_SOURCE + "\n\n" + _SEED_ALL + "\n\n" + _PROGRAM_MAIN
 
 
 def trusted_source(imports: str, check: str) -> str:
@@ -161,7 +174,8 @@ def trusted_source(imports: str, check: str) -> str:
     # the harness and check get their own namespace: their names (a solution stand-in called
     # `decode`, say) never shadow the decoder's
     harness = imports.rstrip() + "\n\n\n" + check.rstrip() + "\n"
-    return (PAYLOAD_SOURCE + f"\n\n_QCE_HARNESS = {harness!r}\n" + _TRUSTED_MAIN)
+    return (PAYLOAD_SOURCE + "\n\n" + _SEED_ALL + f"\n\n_QCE_HARNESS = {harness!r}\n"
+            + _TRUSTED_MAIN)
 
 
 def compare_check(rule: dict) -> str:

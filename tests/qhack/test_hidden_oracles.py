@@ -1,0 +1,130 @@
+"""A hidden oracle can only be queried, never read.
+
+Challenges whose solution is handed an oracle built from hidden data: ``2024/ruins_oasis`` (the
+program's circuit gets an opaque placeholder; the trusted job substitutes the harness's 100
+oracles), ``2024/fireworks_qutropolis`` and ``2023/office_hijinks_400`` (recorded replay: one
+record per argument key, so a circuit read from the first oracle is replayed against all of them;
+tests/qhack/test_adversarial.py, test_redteam.py), ``2024/lazy_workers_terminal`` (this file) and
+the four 2022 scripts listed in docs/benchmarks/qhack.md (*Hidden oracles*).
+
+``lazy_workers_terminal``: the official ``run()`` builds the oracle from the test's workers and
+calls ``circuit(oracle)`` in the program's process, where the oracle's closure (and ``run()``'s
+frame) hold the workers: a circuit that read them and set two workers' bits got ``AC`` without a
+query. Now the program's job never calls ``run()`` and never gets the input; its circuit is
+emitted with the placeholder and the official ``run()`` and ``check()`` run in the trusted job.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from quantum_codegen_eval.benchmarks import qhack
+from quantum_codegen_eval.judges.base import judge_many
+
+pytestmark = [pytest.mark.slow, pytest.mark.upstream]
+
+READS_CLOSURE_AND_FRAMES = '''
+import sys
+import pennylane as qml
+
+
+def _workers(oracle):
+    for cell in getattr(oracle, "__closure__", None) or ():
+        value = cell.cell_contents
+        if isinstance(value, list) and all(isinstance(w, int) for w in value):
+            return value
+    frame = sys._getframe(1)
+    while frame is not None:
+        if isinstance(frame.f_locals.get("workers"), list):
+            return frame.f_locals["workers"]
+        frame = frame.f_back
+    return []
+
+
+def circuit(oracle):
+    for w in _workers(oracle)[:2]:
+        qml.PauliX(wires=w)
+'''
+
+#: remembers what a first (real) call showed and uses it for the next
+REMEMBERS_FIRST_CALL = '''
+import pennylane as qml
+
+SEEN = []
+
+
+def circuit(oracle):
+    cells = [c.cell_contents for c in getattr(oracle, "__closure__", None) or ()]
+    SEEN.extend(v for v in cells if isinstance(v, list))
+    workers = SEEN[0] if SEEN else []
+    for w in workers[:2]:
+        qml.PauliX(wires=w)
+'''
+
+#: honest: sets workers 0 and 1 (right for the tests whose non-lazy workers include both) and
+#: queries the oracle with its control in |->, which only adds phases
+FIXED_STATE_WITH_QUERY = '''
+import pennylane as qml
+
+
+def circuit(oracle):
+    qml.PauliX(wires=0)
+    qml.PauliX(wires=1)
+    qml.PauliX(wires=8)
+    qml.Hadamard(wires=8)
+    oracle(wires=range(9))
+'''
+
+#: ruins_oasis: reading the matrix of what the oracle queues
+RUINS_READS_MATRIX = '''
+import pennylane as qml
+
+
+def circuit(oracle):
+    try:
+        with qml.tape.QuantumTape() as tape:
+            oracle(wires=[0, 1, 2])
+        m = qml.matrix(tape.operations[0])
+        flip = bool(abs(m[1, 0]) > 0.5)
+    except Exception:
+        flip = False
+    qml.Hadamard(wires=0)
+    oracle(wires=[0, 1, 2])
+    if flip:
+        qml.PauliX(wires=2)
+'''
+
+CASES = {
+    "lazy_reads": ("2024/lazy_workers_terminal", READS_CLOSURE_AND_FRAMES),
+    "lazy_remembers": ("2024/lazy_workers_terminal", REMEMBERS_FIRST_CALL),
+    "lazy_honest": ("2024/lazy_workers_terminal", FIXED_STATE_WITH_QUERY),
+    "ruins_matrix": ("2024/ruins_oasis", RUINS_READS_MATRIX),
+}
+
+
+@pytest.fixture(scope="module")
+def verdicts(qhack_problems, sandbox):
+    judge = qhack.make_judge(env="era")
+    names = list(CASES)
+    out = judge_many(judge, [(qhack_problems[CASES[n][0]], CASES[n][1]) for n in names], sandbox)
+    return dict(zip(names, out, strict=True))
+
+
+@pytest.mark.parametrize("name", ["lazy_reads", "lazy_remembers"])
+def test_reading_the_lazy_workers_oracle_gains_nothing(name, verdicts):
+    v = verdicts[name]
+    assert v.status == "WA" and v.tests_passed == 0, (v.status, v.message)
+    assert "probability success" in v.message
+    assert v.details["check_trust"] == "circuit"
+
+
+def test_a_query_reaches_the_real_oracle(verdicts):
+    """The honest program is judged as the contest's own loop judges it: workers 0 and 1 are both
+    non-lazy in tests 0 and 2, not in test 1 ([1, 7])."""
+    v = verdicts["lazy_honest"]
+    assert [t.passed for t in v.tests] == [True, False, True], [(t.name, t.message) for t in v.tests]
+
+
+def test_ruins_oracle_has_no_matrix_to_read(verdicts):
+    v = verdicts["ruins_matrix"]
+    assert v.status == "WA" and v.tests_passed == 0, (v.status, v.message)
