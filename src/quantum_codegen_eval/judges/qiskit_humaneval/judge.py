@@ -44,6 +44,9 @@ MAX_FRAMES_BYTES = 64 << 20
 #: stderr (and the check's stdout) kept per job: warnings or logging in each of many calls of a
 #: correct function must not reach the cap; the candidate's stdout goes to /dev/null
 OUTPUT_BYTES = 16 << 20
+#: the evaluator's work per completion is linear in its size (extraction, a regex scan, copies
+#: into the job's source); code over this many characters is not run: a judge limit
+MAX_CODE_CHARS = 1_000_000
 
 _TRANSPORT = Path(__file__).with_name("transport.py")
 
@@ -108,10 +111,15 @@ class QiskitHumanEvalJudge:
                    collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=PRELOAD)
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
-        if not isinstance(completion, str) or not completion_code(completion).strip():
+        code = completion_code(completion) if isinstance(completion, str) else ""
+        if not code.strip():
             return Verdict(BENCHMARK, problem.task_id, "FORMAT", 0, 1, error_class="formatting",
                            message="the completion contains no code",
                            details=self._details(problem, _State()))
+        if len(code) > MAX_CODE_CHARS:
+            return self._judge_error(problem, _State(), f"the completion's code has {len(code)} "
+                                     f"characters, over the judge's bound of {MAX_CODE_CHARS}; "
+                                     "not run", judge_limit="code_size")
         return [self._trusted_job(problem, _State())]
 
     # ------------------------------------------------------------------ decide

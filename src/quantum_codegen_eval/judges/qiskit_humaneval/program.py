@@ -26,14 +26,37 @@ from typing import Any
 
 from ...codeblocks import extract_code
 
+#: what the scan of ``_defines`` stops at: a comment, a string's opening quote, a definition
+_LEX = re.compile(r"(#[^\n]*)|('''|\"\"\"|'|\")|^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)",
+                  re.MULTILINE)
+_STRING_END = {  # a string's rest: escapes skip a character; a one-line string ends at a newline
+    "'''": re.compile(r"(?:[^\\]|\\.)*?'''", re.DOTALL),
+    '"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.DOTALL),
+    "'": re.compile(r"(?:[^\\'\n]|\\.)*?'", re.DOTALL),
+    '"': re.compile(r'(?:[^\\"\n]|\\.)*?"', re.DOTALL),
+}
+
 
 def _defines(code: str, name: str) -> bool:
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return bool(re.search(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", code, re.MULTILINE))
-    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-               and n.name == name for n in tree.body)
+    """Whether ``code`` defines ``name`` (a function or class) at the top level (column 0,
+    outside strings and comments).
+
+    A linear scan (regular expressions, no parser): ``ast.parse`` of a crafted completion can
+    take gigabytes or raise ``RecursionError``/``MemoryError`` in the evaluator, and
+    ``tokenize`` takes seconds per megabyte. An unterminated string ends the scan."""
+    pos = 0
+    while True:
+        m = _LEX.search(code, pos)
+        if m is None:
+            return False
+        if m.group(3) is not None and m.group(3) == name:
+            return True
+        pos = m.end()
+        if m.group(2):
+            end = _STRING_END[m.group(2)].match(code, pos)
+            if end is None:
+                return False
+            pos = end.end()
 
 
 def _calls_check(test: str) -> bool:
