@@ -75,16 +75,20 @@ def manifest_entries(trees: dict[str, Tree]) -> list[dict[str, Any]]:
 def _features():
     import datasets
 
-    # check_mode (not upstream): how the judge checks the task, see judges.qiskit_humaneval.modes
-    return datasets.Features({f: datasets.Value("string") for f in (*FIELDS, "check_mode")})
+    # not upstream: check_mode (how the judge checks the task, judges.qiskit_humaneval.modes)
+    # and unrunnable (why it cannot pass here, benchmarks.qiskit_humaneval.KNOWN_UNRUNNABLE)
+    return datasets.Features({f: datasets.Value("string")
+                              for f in (*FIELDS, "check_mode", "unrunnable")})
 
 
 def _with_check_mode(rows: list[dict[str, str]]) -> list[dict[str, str]]:
     from types import SimpleNamespace
 
+    from quantum_codegen_eval.benchmarks.qiskit_humaneval import unrunnable_reason
     from quantum_codegen_eval.judges.qiskit_humaneval import check_mode
 
-    return [{**row, "check_mode": check_mode(SimpleNamespace(**row))} for row in rows]
+    return [{**row, "check_mode": check_mode(SimpleNamespace(**row)),
+             "unrunnable": unrunnable_reason(row["task_id"])} for row in rows]
 
 
 def card_yaml(counts: dict[str, int], sizes: dict[str, int]) -> str:

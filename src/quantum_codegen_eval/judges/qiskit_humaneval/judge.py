@@ -49,6 +49,11 @@ OUTPUT_BYTES = 16 << 20
 MAX_CODE_CHARS = 1_000_000
 
 _TRANSPORT = Path(__file__).with_name("transport.py")
+#: exceptions of the test's own code that say the environment lacks something it needs (a
+#: module, an optional library, an account): the check cannot run here, a judge error
+ENVIRONMENT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError",
+                                "MissingOptionalLibraryError", "AccountNotFoundError",
+                                "InvalidAccountError"})
 
 
 def _error_class(exc_type: str) -> str | None:
@@ -219,11 +224,31 @@ class QiskitHumanEvalJudge:
         if result == "pass":
             return self._verdict(problem, st, "AC", None, "")
         if result == "fail":
-            exc = str(out.get("type"))
-            where = "in the program's function: " if out.get("origin") == "candidate" else ""
-            return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 _error_class(exc), f"{where}{exc}: {out.get('message', '')}",
-                                 exception_type=exc)
+            exc, origin = str(out.get("type")), out.get("origin")
+            text = f"{exc}: {out.get('message', '')}"
+            if origin == "candidate" and exc in ENVIRONMENT_ERRORS - {"ImportError",
+                                                                     "ModuleNotFoundError"}:
+                # qiskit's own word that an optional library or an account is missing here (a
+                # program importing a module that does not exist is its own error)
+                return self._judge_error(problem, st, f"the program's function needs what this "
+                                         f"environment lacks: {text}"[:1000], exception_type=exc,
+                                         exception_origin=origin, environment_error=True)
+            if origin == "candidate":  # raised by the program's function, re-raised in check()
+                return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
+                                     _error_class(exc), f"in the program's function: {text}",
+                                     exception_type=exc, exception_origin="candidate")
+            if origin != "check" or exc in ENVIRONMENT_ERRORS:
+                where = "in check()" if origin == "check" else "at its top level"
+                return self._judge_error(problem, st, f"the task's test cannot run here ({where})"
+                                         f": {text}"[:1000], exception_type=exc,
+                                         exception_origin=origin, environment_error=True)
+            if exc == "MemoryError":
+                return self._verdict(problem, st, "MLE", "timeout", f"check() ran out of memory "
+                                     f"on the program's results: {text}", exception_origin="check")
+            # check()'s own code failed on what the program returned (``None.equiv`` ...): the
+            # program's wrong answer, whatever the type; it was not raised in the program
+            return self._verdict(problem, st, "WA", "reasoning", f"check() raised {text}",
+                                 exception_type=exc, exception_origin="check")
         reason, i, message = out.get("reason"), out.get("index"), out.get("message", "")
         call = f"call {i + 1}" if isinstance(i, int) else "the program"
         if reason == "limit":
@@ -273,8 +298,11 @@ class QiskitHumanEvalJudge:
                              f"{r.exit_code}, signal {r.signal})", r)
 
     def _details(self, problem: Any, st: _State, **extra: Any) -> dict[str, Any]:
-        return {"config": problem.config, "check_mode": check_mode(problem),
-                "rounds": st.rounds, "calls": len(st.results), **extra}
+        out = {"config": problem.config, "check_mode": check_mode(problem),
+               "rounds": st.rounds, "calls": len(st.results), **extra}
+        if getattr(problem, "unrunnable", ""):
+            out["unrunnable"] = str(problem.unrunnable)
+        return out
 
     def _verdict(self, problem: Any, st: _State, status: str, error_class: str | None,
                  message: str, r: Any = None, **extra: Any) -> Verdict:
@@ -282,6 +310,10 @@ class QiskitHumanEvalJudge:
             return self._judge_error(problem, st, f"this task cannot be checked through the "
                                      f"proxy ({UNSUPPORTED.get(task_number(problem.task_id))}); "
                                      f"the check said: {message}"[:1000], **extra)
+        if status != "AC" and getattr(problem, "unrunnable", ""):
+            return self._judge_error(problem, st, f"this task cannot pass in this environment "
+                                     f"({problem.unrunnable}); the check said: {message}"[:1000],
+                                     **extra)
         passed = status == "AC"
         detail = TestResult(name="check", passed=passed, status=status, message=message,
                             seconds=st.wall)

@@ -271,9 +271,11 @@ def main(transport_source, check_source, entry_point):
     candidate.__name__ = candidate.__qualname__ = entry_point
     ns = {"__name__": "__qce_check__", "__builtins__": __builtins__}
     outcome = None
+    stage = "setup"  # where an exception not re-raised from the candidate comes from
     try:
         exec(compile(check_source, "<test>", "exec"), ns)
         ns[entry_point] = candidate
+        stage = "check"
         ns["check"](candidate)
         outcome = {"result": "pass"}
     except SpeculationEnd:
@@ -287,7 +289,7 @@ def main(transport_source, check_source, entry_point):
             message = str(exc)[:2000]
         except BaseException:
             message = "<unprintable>"
-        outcome = {"result": "fail", "origin": "candidate" if name else "check",
+        outcome = {"result": "fail", "origin": "candidate" if name else stage,
                    "type": name or type(exc).__name__, "message": message}
     if proxy.need_from is not None:
         emit({"state": "need", "from": proxy.need_from, "used": proxy.used,
