@@ -29,11 +29,9 @@ from ...codeblocks import extract_code
 #: what the scan of ``_defines`` stops at: a comment, a string's opening quote, a definition
 _LEX = re.compile(r"(#[^\n]*)|('''|\"\"\"|'|\")|^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)",
                   re.MULTILINE)
-_STRING_END = {  # a string's rest: escapes skip a character; a one-line string ends at a newline
-    "'''": re.compile(r"(?:[^\\]|\\.)*?'''", re.DOTALL),
-    '"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.DOTALL),
-    "'": re.compile(r"(?:[^\\'\n]|\\.)*?'", re.DOTALL),
-    '"': re.compile(r'(?:[^\\"\n]|\\.)*?"', re.DOTALL),
+_STRING_STOP = {  # what can end a string's body: an escape, its quote, a newline (one-line)
+    "'''": re.compile(r"\\|'''"), '"""': re.compile(r'\\|"""'),
+    "'": re.compile(r"\\|'|\n"), '"': re.compile(r'\\|"|\n'),
 }
 
 
@@ -52,11 +50,13 @@ def _defines(code: str, name: str) -> bool:
         if m.group(3) is not None and m.group(3) == name:
             return True
         pos = m.end()
-        if m.group(2):
-            end = _STRING_END[m.group(2)].match(code, pos)
-            if end is None:
+        quote = m.group(2)
+        while quote:  # to the string's end (no backtracking regex: its stack grows per char)
+            stop = _STRING_STOP[quote].search(code, pos)
+            if stop is None or stop.group() == "\n":
                 return False
-            pos = end.end()
+            pos = stop.end() + (stop.group() == "\\")
+            quote = quote if stop.group() == "\\" else None
 
 
 def _calls_check(test: str) -> bool:
