@@ -105,50 +105,146 @@ class _MetadataJSON(json.JSONEncoder):
         return str(o)
 
 
-def _plain_ops(circuit: Any) -> tuple[Any, bool]:
-    """A copy of ``circuit`` in which each instruction of the program's own class named like
-    one of Qiskit's (QPY would write it as that class, and fail to read it back) is a plain
-    gate or instruction with the same name, parameters and definition, which is how QPY
-    loads any other custom class; and whether anything changed."""
-    from qiskit import circuit as circuit_mod
-    from qiskit.circuit import Gate, Instruction, controlflow, library
+#: definitions nested deeper than this are carried flattened (QPY reads nesting recursively:
+#: about 100 levels exhaust the recursion limit of the check's process)
+_NESTED_DEFINITIONS = 8
 
-    mods = (library, circuit_mod, controlflow)
-    out, changed = circuit.copy_empty_like(), False
-    for inst in circuit.data:
-        op = inst.operation
-        name = type(op).__name__
-        qiskits = any(getattr(mod, name, None) is type(op) for mod in mods)
-        if isinstance(op, Instruction) and (type(op) in (Gate, Instruction) or not qiskits):
-            clash = not qiskits and any(hasattr(mod, name) for mod in mods)
-            definition, inner = (_plain_ops(op.definition) if op.definition is not None
-                                 else (None, False))
-            if clash or inner:
-                args = (op.name, op.num_qubits, list(op.params)) if isinstance(op, Gate) else \
-                    (op.name, op.num_qubits, op.num_clbits, list(op.params))
-                op = (Gate if isinstance(op, Gate) else Instruction)(*args, label=op.label)
-                op.definition = definition
-                changed = True
-        out._append(inst.replace(operation=op))
-    return out, changed
+
+def _dump_load(circuit: Any) -> bytes:
+    """QPY bytes of ``circuit``, checked to read back (what the check cannot read is not sent)."""
+    from qiskit import qpy
+
+    buf = io.BytesIO()
+    qpy.dump(circuit, buf, metadata_serializer=_MetadataJSON)
+    qpy.load(io.BytesIO(buf.getvalue()))
+    return buf.getvalue()
+
+
+class _Portable:
+    """Makes a circuit QPY can carry with the same matrix: each instruction QPY cannot read back
+    (or of the program's own class named like one of Qiskit's, which QPY would load as Qiskit's)
+    becomes a plain gate/instruction with its name, parameters, label and definition, which is
+    how QPY loads any custom class; definitions nested deeper than ``_NESTED_DEFINITIONS`` are
+    flattened (inlined, global phases added) instead of nested."""
+
+    def __init__(self) -> None:
+        from qiskit import circuit as circuit_mod
+        from qiskit.circuit import controlflow, library
+
+        self.mods = (library, circuit_mod, controlflow)
+        self.verdicts: dict[int, bool] = {}
+        self.keep: list[Any] = []  # the ops judged, so that their ids stay theirs
+
+    def _fine(self, op: Any) -> bool:
+        """Whether QPY carries ``op`` as itself."""
+        from qiskit import QuantumCircuit
+
+        key = id(op)
+        if key not in self.verdicts:
+            self.keep.append(op)
+            name = type(op).__name__
+            qiskits = any(getattr(mod, name, None) is type(op) for mod in self.mods)
+            ok = qiskits or not any(hasattr(mod, name) for mod in self.mods)
+            if ok:
+                holder = QuantumCircuit(op.num_qubits, op.num_clbits)
+                try:
+                    holder.append(op, range(op.num_qubits), range(op.num_clbits))
+                    _dump_load(holder)
+                except Exception:
+                    ok = False
+            self.verdicts[key] = ok
+        return self.verdicts[key]
+
+    def _leaf(self, op: Any) -> bool:
+        """Whether ``op`` is carried as itself, shallow: one of Qiskit's own classes (not a
+        generic gate, instruction or controlled/annotated wrapper around one) or undefined."""
+        generic = {"Gate", "Instruction", "ControlledGate", "AnnotatedOperation"}
+        if not self._fine(op):
+            return False
+        return type(op).__name__ not in generic or getattr(op, "definition", None) is None
+
+    def circuit(self, circuit: Any, depth: int = 0, strict: bool = False) -> Any:
+        """``strict``: keep only leaves; every other instruction gets a flattened definition."""
+        out = circuit.copy_empty_like()
+        for inst in circuit.data:
+            op = inst.operation
+            if not (self._leaf(op) if strict else self._fine(op)):
+                op = self._plain(op, _NESTED_DEFINITIONS if strict else depth)
+            out._append(inst.replace(operation=op))
+        return out
+
+    def _plain(self, op: Any, depth: int) -> Any:
+        from qiskit import QuantumCircuit
+        from qiskit.circuit import Gate, Instruction
+
+        try:
+            definition = op.definition
+        except Exception:
+            definition = None
+        if definition is not None:
+            definition = (self.circuit(definition, depth + 1) if depth < _NESTED_DEFINITIONS
+                          else self.flat(definition))
+        elif isinstance(op, Gate):
+            try:
+                from qiskit.circuit.library import UnitaryGate
+
+                definition = QuantumCircuit(op.num_qubits)
+                definition.append(UnitaryGate(op.to_matrix(), check_input=False),
+                                  range(op.num_qubits))
+            except Exception:
+                definition = None
+        label = op.label if isinstance(getattr(op, "label", None), str) else None
+        plain = None
+        for params in (list(op.params), []):
+            try:
+                plain = (Gate(op.name, op.num_qubits, params, label=label) if isinstance(op, Gate)
+                         else Instruction(op.name, op.num_qubits, op.num_clbits, params,
+                                          label=label))
+                break
+            except Exception:
+                continue
+        plain.definition = definition
+        return plain
+
+    def flat(self, circuit: Any) -> Any:
+        """``circuit`` with every instruction QPY cannot carry replaced by its definition's, to
+        any depth, without recursion."""
+        out = circuit.copy_empty_like()
+        stack = [(circuit, list(out.qubits), list(out.clbits), 0)]
+        while stack:
+            circ, qmap, cmap, pos = stack.pop()
+            if pos == 0 and circ is not circuit:
+                out.global_phase += circ.global_phase
+            for k in range(pos, len(circ.data)):
+                inst = circ.data[k]
+                qs = [qmap[circ.find_bit(q).index] for q in inst.qubits]
+                cs = [cmap[circ.find_bit(c).index] for c in inst.clbits]
+                op = inst.operation
+                try:
+                    definition = None if self._leaf(op) else op.definition
+                except Exception:
+                    definition = None
+                if definition is None:
+                    if not self._fine(op):
+                        op = self._plain(op, _NESTED_DEFINITIONS)
+                    out._append(inst.replace(operation=op, qubits=qs, clbits=cs))
+                    continue
+                stack.append((circ, qmap, cmap, k + 1))
+                stack.append((definition, qs, cs, 0))
+                break
+        return out
 
 
 def _qpy(circuit: Any) -> str:
-    from qiskit import qpy
-
-    error = None
-    for attempt in (circuit, None):
-        buf = io.BytesIO()
+    try:
+        return _b64(_dump_load(circuit))
+    except Exception as exc:
+        error = exc
+    for strict in (False, True):
         try:
-            if attempt is None:
-                attempt, changed = _plain_ops(circuit)
-                if not changed:
-                    break
-            qpy.dump(attempt, buf, metadata_serializer=_MetadataJSON)
-            qpy.load(io.BytesIO(buf.getvalue()))  # what the check cannot read back is not sent
-            return _b64(buf.getvalue())
-        except Exception as exc:
-            error = error or exc
+            return _b64(_dump_load(_Portable().circuit(circuit, strict=strict)))
+        except Exception:
+            pass
     raise TransportLimit(f"qiskit.circuit.QuantumCircuit that QPY cannot carry "
                          f"({type(error).__name__}: {str(error)[:200]})") from None
 
