@@ -53,12 +53,16 @@ class Bounds:
     clbits: int = 1 << 16
     instructions: int = 2_000_000
     string: int = 1 << 20
-    int_digits: int = 4000
+    int_digits: int = 1 << 20  # hexadecimal digits (no decimal: str(int) is capped)
     image_pixels: int = 16_000_000
 
 
 BOUNDS = Bounds()
 _PLAIN_DTYPES = set("biufc")
+#: array dtypes that cross (npy without pickles): numbers, strings, bytes, dates, durations
+_ARRAY_DTYPES = set("biufcUSMm")
+#: items of a returned iterator carried (more: the check reading past them is a judge limit)
+ITER_ITEMS = 500_000
 _MAX_DIM = 32
 
 
@@ -86,7 +90,7 @@ def _npy(array: Any) -> str:
     import numpy as np
 
     buf = io.BytesIO()
-    np.save(buf, np.ascontiguousarray(array), allow_pickle=False)
+    np.save(buf, np.asarray(array, order="C"), allow_pickle=False)  # a 0-d array stays 0-d
     return _b64(buf.getvalue())
 
 
@@ -306,6 +310,31 @@ def _qinfo(value: Any, fp: bool) -> dict | None:
 _VIEWS = {type({}.keys()): "keys", type({}.values()): "values", type({}.items()): "items"}
 
 
+_END = object()
+
+
+class IteratorLimit(BaseException):
+    """The check read a returned iterator past the items carried (``ITER_ITEMS``): a limit of
+    the transport; a ``BaseException`` so that the check's ``except Exception`` cannot hide it."""
+
+
+class _Items:
+    """A returned iterator as the check sees it: the items the program's iterator yielded."""
+
+    def __init__(self, items: list, more: bool) -> None:
+        self._it, self._more = iter(items), more
+
+    def __iter__(self) -> _Items:
+        return self
+
+    def __next__(self) -> Any:
+        for item in self._it:
+            return item
+        if self._more:
+            raise IteratorLimit(f"an iterator of more than {ITER_ITEMS} items")
+        raise StopIteration
+
+
 def _is_iterator(value: Any) -> bool:
     import collections.abc
     import types
@@ -325,11 +354,11 @@ def _bounded(items: Any) -> list:
 
 def _enc(value: Any, fp: bool, depth: int) -> Any:
     if depth > BOUNDS.depth:
-        raise UnsupportedValue("a value nested deeper than the transport allows")
+        raise _TooDeep("a value nested deeper than the transport allows")
     if value is None or type(value) in (bool, str):
         return value
     if type(value) is int:
-        return value if abs(value) < 2**53 else {"$": "int", "v": str(value)}
+        return value if abs(value) < 2**53 else {"$": "int", "x": format(value, "x")}
     if type(value) is float:
         return value if math.isfinite(value) else {"$": "float", "v": repr(value)}
     if type(value) is complex:
@@ -350,7 +379,11 @@ def _enc(value: Any, fp: bool, depth: int) -> Any:
                                                for v in _bounded(value)]}
     if _is_iterator(value) and not fp:  # a generator, map, zip...: its items, as an iterator
         # (never in a fingerprint: that would consume the items before the value is sent)
-        return {"$": "iter", "v": [_enc(v, fp, depth + 1) for v in _bounded(value)]}
+        import itertools
+
+        items = list(itertools.islice(value, ITER_ITEMS))
+        more = len(items) == ITER_ITEMS and next(value, _END) is not _END
+        return {"$": "iter", "v": [_enc(v, fp, depth + 1) for v in items], "more": more}
     if isinstance(value, dict):
         kind = type(value).__name__ if type(value).__name__ in ("Counts", "PropertySet") else "dict"
         pairs = [[_enc(k, fp, depth + 1), _enc(v, fp, depth + 1)] for k, v in value.items()]
@@ -360,12 +393,15 @@ def _enc(value: Any, fp: bool, depth: int) -> Any:
     except ImportError:  # pragma: no cover
         np = None
     if np is not None:
-        if isinstance(value, np.generic) and value.dtype.kind in _PLAIN_DTYPES:
-            return {"$": "npscalar", "dtype": value.dtype.str, "v": _enc(value.item(), fp, depth)}
+        if isinstance(value, np.generic) and value.dtype.kind in _ARRAY_DTYPES:
+            item = value.item()
+            if value.dtype.kind in _PLAIN_DTYPES and type(item) in (bool, int, float, complex):
+                return {"$": "npscalar", "dtype": value.dtype.str, "v": _enc(item, fp, depth)}
+            return {"$": "np0d", "npy": _npy(np.asarray(value))}  # a date, a long double...
         if isinstance(value, np.ndarray):
-            if value.dtype.kind not in _PLAIN_DTYPES:
+            if value.dtype.kind not in _ARRAY_DTYPES or value.dtype.hasobject:
                 raise UnsupportedValue(f"numpy array of dtype {value.dtype}")
-            if fp:
+            if fp and value.dtype.kind in _PLAIN_DTYPES:
                 return {"$": "ndarray", "shape": list(value.shape), "dtype": value.dtype.str,
                         "v": _enc(value.tolist(), False, depth)}
             return {"$": "ndarray", "npy": _npy(value)}
@@ -478,10 +514,123 @@ def _is_job(value: Any) -> bool:
     return isinstance(value, BasePrimitiveJob)
 
 
+class _TooDeep(UnsupportedValue):
+    """A value nested deeper than ``Bounds.depth`` (or containing itself): sent as a graph."""
+
+
+_GRAPH_KINDS = {"list": list, "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset}
+
+
+def _graph(value: Any, fp: bool) -> dict:
+    """``value`` as a graph of its plain containers (lists, tuples, dicts, sets, at any depth,
+    shared or containing themselves), without recursion: ``nodes[i] = [kind, items]`` where an
+    item is ``{"$": "ref", "i": j}`` or a leaf encoded as usual."""
+    nodes: list[Any] = []
+    index: dict[int, int] = {}
+    keep: list[Any] = []  # every object seen stays alive: its id stays its own
+    todo: list[Any] = []
+
+    def ref(v: Any) -> Any:
+        if isinstance(v, (list, tuple)) and type(v) not in (list, tuple):
+            v = list(v) if isinstance(v, list) else tuple(v)  # a subclass: its items
+        if type(v) not in (list, tuple, dict, set, frozenset):
+            return _enc(v, fp, 1)
+        if id(v) not in index:
+            if len(nodes) >= BOUNDS.items:
+                raise TransportLimit(f"a value of more than {BOUNDS.items} containers")
+            index[id(v)] = len(nodes)
+            nodes.append(None)
+            keep.append(v)
+            todo.append(v)
+        return {"$": "ref", "i": index[id(v)]}
+
+    root = ref(value)
+    while todo:
+        v = todo.pop()
+        if type(v) is dict:
+            items = [[ref(k), ref(x)] for k, x in v.items()]
+        else:
+            items = [ref(x) for x in v]
+            if type(v) in (set, frozenset):
+                items.sort(key=lambda x: json.dumps(x, sort_keys=True))
+        nodes[index[id(v)]] = [type(v).__name__, items]
+    return {"$": "graph", "root": root, "nodes": nodes}
+
+
+def _graph_dec(data: dict, budget: _Budget, depth: int) -> Any:
+    nodes = data.get("nodes")
+    if type(nodes) is not list or len(nodes) > budget.bounds.items:
+        raise PayloadError("graph: bad nodes")
+    for node in nodes:
+        budget.item()
+        if (type(node) is not list or len(node) != 2 or node[0] not in _GRAPH_KINDS
+                or type(node[1]) is not list):
+            raise PayloadError("graph: bad node")
+    objs: list[Any] = [_GRAPH_KINDS[k]() if k in ("list", "dict", "set") else None
+                       for k, _ in nodes]
+    built = [k in ("list", "dict", "set") for k, _ in nodes]
+
+    def target(x: Any) -> int | None:
+        if type(x) is dict and x.get("$") == "ref":
+            i = x.get("i")
+            if type(i) is not int or not 0 <= i < len(nodes):
+                raise PayloadError("graph: bad reference")
+            return i
+        return None
+
+    def value(x: Any) -> Any:
+        i = target(x)
+        if i is None:
+            return _dec(x, budget, depth + 1)
+        if not built[i]:
+            raise PayloadError("graph: a cycle through immutable containers")
+        return objs[i]
+
+    def flat(node: list) -> list:
+        return [y for x in node[1] for y in (x if node[0] == "dict" else [x])]
+
+    for start in range(len(nodes)):  # immutables first, children before parents, no recursion
+        stack, on_stack = [start], {start}
+        while stack:
+            i = stack[-1]
+            if built[i]:
+                on_stack.discard(stack.pop())
+                continue
+            waiting = {j for j in map(target, flat(nodes[i])) if j is not None and not built[j]}
+            if waiting & on_stack:
+                raise PayloadError("graph: a cycle through immutable containers")
+            if waiting:
+                stack.extend(waiting)
+                on_stack |= waiting
+                continue
+            items = [value(x) for x in nodes[i][1]]
+            objs[i] = tuple(items) if nodes[i][0] == "tuple" else _hashable(items, "frozenset")
+            built[i] = True
+            on_stack.discard(stack.pop())
+    for (kind, items), obj in zip(nodes, objs, strict=True):
+        if kind == "list":
+            obj.extend(value(x) for x in items)
+        elif kind == "set":
+            obj.update(_hashable([value(x) for x in items], "set"))
+        elif kind == "dict":
+            for pair in items:
+                if type(pair) is not list or len(pair) != 2:
+                    raise PayloadError("graph: bad dict item")
+                try:
+                    obj[value(pair[0])] = value(pair[1])
+                except TypeError:
+                    raise PayloadError("graph: unhashable key") from None
+    root = target(data.get("root"))
+    return objs[root] if root is not None else _dec(data.get("root"), budget, depth + 1)
+
+
 def encode(value: Any, *, fingerprint_mode: bool = False) -> Any:
     """Tagged JSON data for ``value``; unsupported types become an ``unsupported`` tag."""
     try:
-        return _enc(value, fingerprint_mode, 0)
+        try:
+            return _enc(value, fingerprint_mode, 0)
+        except (_TooDeep, RecursionError):
+            return _graph(value, fingerprint_mode)
     except TransportLimit as exc:
         return {"$": "unsupported", "type": str(exc), "limit": True}
     except UnsupportedValue as exc:
@@ -533,7 +682,7 @@ def _check_npy_header(data: bytes, bounds: Bounds) -> None:
         raise
     except Exception as exc:
         raise PayloadError(f"array: bad npy header ({type(exc).__name__}: {exc})") from None
-    if dtype.kind not in _PLAIN_DTYPES or dtype.hasobject:
+    if dtype.kind not in _ARRAY_DTYPES or dtype.hasobject:
         raise PayloadError(f"array: dtype {dtype} not accepted")
     if len(shape) > _MAX_DIM or any(d < 0 for d in shape):
         raise PayloadError("array: bad shape")
@@ -553,8 +702,8 @@ def _ndarray(data: Any, budget: _Budget) -> Any:
         arr = np.load(io.BytesIO(raw), allow_pickle=False)
     except Exception as exc:
         raise PayloadError(f"array: {type(exc).__name__}: {exc}") from None
-    if not isinstance(arr, np.ndarray) or arr.dtype.kind not in _PLAIN_DTYPES:
-        raise PayloadError("array: not a plain numeric array")
+    if not isinstance(arr, np.ndarray) or arr.dtype.kind not in _ARRAY_DTYPES:
+        raise PayloadError("array: not a plain array")
     budget.array(arr.size)
     return arr
 
@@ -607,11 +756,11 @@ def _circuit(data: dict, budget: _Budget) -> Any:
 
 def _int(text: Any, bounds: Bounds) -> int:
     if not isinstance(text, str) or len(text) > bounds.int_digits:
-        raise PayloadError("int: expected a bounded decimal string")
+        raise PayloadError("int: expected a bounded hexadecimal string")
     try:
-        return int(text)
+        return int(text, 16)
     except ValueError:
-        raise PayloadError("int: not a decimal") from None
+        raise PayloadError("int: not hexadecimal") from None
 
 
 def _float(v: Any) -> float:
@@ -1000,15 +1149,17 @@ def _hashable_dict(pairs: Any) -> dict:
 
 _DECODERS = {
     "range": _range,
+    "graph": _graph_dec,
     "keys": _view, "values": _view, "items": _view,
-    "iter": lambda d, b, depth: iter(_seq(d, b, depth, "iter")),
+    "iter": lambda d, b, depth: _Items(_seq(d, b, depth, "iter"), d.get("more") is True),
+    "np0d": lambda d, b, _: _ndarray({"$": "ndarray", "npy": d.get("npy")}, b)[()],
     "Target": _target,
     "CNOTDihedral": _cnot_dihedral,
     "NoiseModel": _noise_model,
     "PubResult": _pub,
     "PrimitiveResult": _primitive_result,
     "job": _job,
-    "int": lambda d, b, _: _int(d.get("v"), b.bounds),
+    "int": lambda d, b, _: _int(d.get("x"), b.bounds),
     "float": lambda d, b, _: _float(d),
     "complex": lambda d, b, depth: complex(*map(_float, _seq(d, b, depth, "complex")[:2])),
     "tuple": lambda d, b, depth: tuple(_seq(d, b, depth, "tuple")),
@@ -1039,7 +1190,7 @@ def decode(data: Any, bounds: Bounds = BOUNDS) -> Any:
         raise PayloadError("nested too deeply") from None
     except (PayloadError, UnsupportedValue):
         raise
-    except (TypeError, ValueError, OverflowError, MemoryError) as exc:
+    except Exception as exc:  # total: whatever the bytes, a malformed payload and no crash
         raise PayloadError(f"{type(exc).__name__}: {str(exc)[:200]}") from None
 
 

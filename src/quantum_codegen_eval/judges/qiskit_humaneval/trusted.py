@@ -283,6 +283,8 @@ def main(transport_source, check_source, entry_point):
     except ProxyFailure as exc:
         outcome = {"result": "proxy", "reason": exc.reason, "message": exc.message,
                    "index": exc.index}
+    except t.IteratorLimit as exc:
+        outcome = {"result": "proxy", "reason": "limit", "message": str(exc), "index": None}
     except BaseException as exc:
         name = getattr(exc, "_qce_candidate", None)
         try:
