@@ -45,6 +45,8 @@ SETUP = _task("setup", 'def one():\n    """One."""',
 CHECK_IMPORT = _task("checkimport", 'def one():\n    """One."""',
                      "def check(candidate):\n    assert candidate() == 1\n"
                      "    import qce_module_missing_here\n", "one")
+LAMBDA = _task("lambda", 'def apply(f):\n    """f(2)."""',
+               "def check(candidate):\n    assert candidate(lambda x: x * x) == 4\n", "apply")
 FLAGGED = _task("flagged", 'def one():\n    """One."""',
                 "def check(candidate):\n    assert candidate() == 1\n", "one",
                 unrunnable="needs an account here")
@@ -67,6 +69,8 @@ BLAME = [
      "\n    from qiskit.exceptions import MissingOptionalLibraryError\n"
      "    raise MissingOptionalLibraryError('graphviz', 'plot', 'apt install graphviz')\n",
      "RE", None, "candidate", "environment lacks"),
+    ("check() passes an argument that cannot cross (a function)", LAMBDA, "\n    return f(2)\n",
+     "RE", None, None, "cannot be sent to the program"),
     ("a wrong answer on a task flagged unrunnable", FLAGGED, "\n    return 2\n",
      "RE", None, "check", "cannot pass in this environment (needs an account here)"),
     ("a right answer on a task flagged unrunnable", FLAGGED, "\n    return 1\n",

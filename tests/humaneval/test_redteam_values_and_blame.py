@@ -32,6 +32,8 @@ CCZ = _task("ccz", 'from qiskit import QuantumCircuit\nfrom qiskit.quantum_info 
             'def ccz_circuit():\n    """A 3-qubit circuit equal to CCZ."""',
             "def check(candidate):\n    qc = candidate()\n    ref = QuantumCircuit(3)\n"
             "    ref.ccz(0, 1, 2)\n    assert Operator(qc).equiv(Operator(ref))\n", "ccz_circuit")
+CHAIN = _task("chain", 'def inc(x):\n    """x plus one."""',
+              "def check(candidate):\n    assert candidate(candidate(1)) == 3\n", "inc")
 NESTED = _task("nested", 'def nested():\n    """[[1]] (a list holding a list holding 1)."""',
                "def check(candidate):\n    assert candidate() == [[1]]\n", "nested")
 
@@ -80,6 +82,8 @@ CORRECT = [
     ("a controlled CUGate", CCZ, _CU_CCZ.format(lam="math.pi")),
     ("definitions nested 150 deep", CZ, _DEEP_CZ.format(gate="cz")),
     ("an endless generator read lazily", FIRST, "\n    import itertools\n    return itertools.count()\n"),
+    ("a call on its own result (a stand-in passed on as an argument)", CHAIN,
+     "\n    return x + 1\n"),
     ("a 0-d numpy array", SQUARE, "\n    import numpy as np\n    return np.array(x * x)\n"),
     ("the stub quoted in a string at column 0", SQUARE,
      "\n    note = '''\ndef square(x):\n    return 0\n'''\n    return x * x\n"),

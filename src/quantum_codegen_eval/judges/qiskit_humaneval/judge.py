@@ -252,8 +252,9 @@ class QiskitHumanEvalJudge:
         reason, i, message = out.get("reason"), out.get("index"), out.get("message", "")
         call = f"call {i + 1}" if isinstance(i, int) else "the program"
         if reason == "limit":
-            return self._judge_error(problem, st, f"{call} returned a {message}: a limit of "
-                                     "the transport, not counted as the program's error",
+            what = message if message.startswith("an argument") else f"returned a {message}"
+            return self._judge_error(problem, st, f"{call}: {what}: a limit of the transport, "
+                                     "not counted as the program's error",
                                      proxy_unsupported=message)
         if reason == "unsupported":
             return self._verdict(problem, st, "RE", "api_misuse",

@@ -210,7 +210,13 @@ class Proxy:
         call = {"fp": fp, "rng": self.t.encode(rng_state()),
                 "args": [self.t.encode(a) for a in args],
                 "kwargs": [[k, self.t.encode(v)] for k, v in kwargs.items()]}
-        size = len(json.dumps(call))
+        text = json.dumps(call)
+        if '"$": "unsupported"' in text:
+            if i > self.need_from:  # e.g. a stand-in passed on as an argument: ask it later
+                raise SpeculationEnd()
+            raise ProxyFailure("limit", "an argument check() passes that cannot be sent to the "
+                               "program", i)
+        size = len(text)
         if (len(self.speculated) >= MAX_SPECULATED
                 or self.spec_bytes + size > MAX_SPECULATED_BYTES and self.speculated):
             raise SpeculationEnd()
