@@ -84,6 +84,13 @@ CORRECT = [
     ("an endless generator read lazily", FIRST, "\n    import itertools\n    return itertools.count()\n"),
     ("a call on its own result (a stand-in passed on as an argument)", CHAIN,
      "\n    return x + 1\n"),
+    ("an iterator of its own class", EVENS,
+     "\n    class Evens:\n        def __init__(self):\n            self.i = -2\n"
+     "        def __iter__(self):\n            return self\n        def __next__(self):\n"
+     "            self.i += 2\n            if self.i >= n:\n                raise StopIteration\n"
+     "            return self.i\n    return Evens()\n"),
+    ("a deque", EVENS, "\n    import collections\n    return collections.deque(range(0, n, 2))\n"),
+    ("a Fraction", SQUARE, "\n    from fractions import Fraction\n    return Fraction(x * x, 1)\n"),
     ("a 0-d numpy array", SQUARE, "\n    import numpy as np\n    return np.array(x * x)\n"),
     ("the stub quoted in a string at column 0", SQUARE,
      "\n    note = '''\ndef square(x):\n    return 0\n'''\n    return x * x\n"),

@@ -11,6 +11,9 @@ endless iterators, circuits QPY cannot read back) cross with their value.
 from __future__ import annotations
 
 import base64
+import collections
+import decimal
+import fractions
 import itertools
 import json
 import random
@@ -141,7 +144,8 @@ def test_the_proxy_answers_a_hostile_frame_with_a_verdict_not_a_crash():
     10 ** 5000, -(2 ** 70), float("nan"), float("-inf"), np.longdouble(1) / 3,
     np.datetime64("2026-12-03T13:00"), np.timedelta64(5, "s"), np.array(["a", "bc"]),
     np.array([b"x"]), np.array(["2026-01-01"], dtype="datetime64[D]"), np.str_("s"),
-    np.array(5),
+    np.array(5), b"\x00\xff", bytearray(b"ab"), collections.deque([1, (2,)], maxlen=3),
+    fractions.Fraction(-7, 3), decimal.Decimal("1.10"),
 ], ids=lambda v: f"{type(v).__name__}")
 def test_values_a_program_may_return_cross_with_their_value(value):
     back = transport.decode(json.loads(transport.dumps(value)))
@@ -152,6 +156,7 @@ def test_values_a_program_may_return_cross_with_their_value(value):
         assert back != back
     else:
         assert back == value and type(back) is type(value)
+        assert getattr(back, "maxlen", None) == getattr(value, "maxlen", None)
 
 
 def test_a_long_iterator_crosses_lazily_and_an_endless_one_is_a_limit_only_when_read_past():

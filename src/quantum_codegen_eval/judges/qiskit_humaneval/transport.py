@@ -27,6 +27,7 @@ tuple: expected a list
 from __future__ import annotations
 
 import base64
+import collections.abc
 import io
 import json
 import math
@@ -352,6 +353,14 @@ def _bounded(items: Any) -> list:
     return out
 
 
+def _enc_iter(value: Any, fp: bool, depth: int) -> dict:
+    import itertools
+
+    items = list(itertools.islice(value, ITER_ITEMS))
+    more = len(items) == ITER_ITEMS and next(value, _END) is not _END
+    return {"$": "iter", "v": [_enc(v, fp, depth + 1) for v in items], "more": more}
+
+
 def _enc(value: Any, fp: bool, depth: int) -> Any:
     if depth > BOUNDS.depth:
         raise _TooDeep("a value nested deeper than the transport allows")
@@ -372,6 +381,8 @@ def _enc(value: Any, fp: bool, depth: int) -> Any:
         return {"$": type(value).__name__, "v": items}
     if isinstance(value, (list, tuple)):  # a namedtuple or list subclass: its items
         return _enc(list(value) if isinstance(value, list) else tuple(value), fp, depth)
+    if type(value) in (bytes, bytearray):
+        return {"$": type(value).__name__, "b64": _b64(bytes(value))}
     if type(value) is range:
         return {"$": "range", "v": [value.start, value.stop, value.step]}
     if type(value) in _VIEWS:
@@ -379,11 +390,7 @@ def _enc(value: Any, fp: bool, depth: int) -> Any:
                                                for v in _bounded(value)]}
     if _is_iterator(value) and not fp:  # a generator, map, zip...: its items, as an iterator
         # (never in a fingerprint: that would consume the items before the value is sent)
-        import itertools
-
-        items = list(itertools.islice(value, ITER_ITEMS))
-        more = len(items) == ITER_ITEMS and next(value, _END) is not _END
-        return {"$": "iter", "v": [_enc(v, fp, depth + 1) for v in items], "more": more}
+        return _enc_iter(value, fp, depth)
     if isinstance(value, dict):
         kind = type(value).__name__ if type(value).__name__ in ("Counts", "PropertySet") else "dict"
         pairs = [[_enc(k, fp, depth + 1), _enc(v, fp, depth + 1)] for k, v in value.items()]
@@ -467,6 +474,16 @@ def _enc_qiskit(value: Any, fp: bool, depth: int) -> Any:
         buf = io.BytesIO()
         value.savefig(buf, format="png", dpi=50)
         return {"$": "figure", "png": "" if fp else _b64(buf.getvalue())}
+    if name == "collections.deque":
+        return {"$": "deque", "v": [_enc(v, fp, depth + 1) for v in _bounded(value)],
+                "maxlen": value.maxlen}
+    if name == "fractions.Fraction":
+        return {"$": "Fraction", "v": [_enc(value.numerator, fp, depth),
+                                       _enc(value.denominator, fp, depth)]}
+    if name == "decimal.Decimal":
+        return {"$": "Decimal", "v": str(value)}
+    if not fp and isinstance(value, collections.abc.Iterator):  # any other iterator: its items
+        return _enc_iter(value, fp, depth)
     raise UnsupportedValue(name)
 
 
@@ -1147,9 +1164,44 @@ def _hashable_dict(pairs: Any) -> dict:
         raise PayloadError("dict view: unhashable key") from None
 
 
+def _deque(data: dict, budget: _Budget, depth: int) -> Any:
+    import collections
+
+    maxlen = data.get("maxlen")
+    if maxlen is not None and (type(maxlen) is not int or maxlen < 0):
+        raise PayloadError("deque: bad maxlen")
+    return collections.deque(_seq(data, budget, depth, "deque"), maxlen)
+
+
+def _fraction(data: dict, budget: _Budget, depth: int) -> Any:
+    import fractions
+
+    parts = _seq(data, budget, depth, "Fraction")
+    if len(parts) != 2 or not all(type(p) is int for p in parts) or parts[1] == 0:
+        raise PayloadError("Fraction: expected [numerator, denominator]")
+    return fractions.Fraction(*parts)
+
+
+def _decimal(data: dict, budget: _Budget, depth: int) -> Any:
+    import decimal
+
+    text = data.get("v")
+    if type(text) is not str or len(text) > budget.bounds.int_digits:
+        raise PayloadError("Decimal: expected a bounded string")
+    try:
+        return decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        raise PayloadError("Decimal: not a number") from None
+
+
 _DECODERS = {
     "range": _range,
     "graph": _graph_dec,
+    "bytes": lambda d, b, _: _unb64(d.get("b64"), b.bounds),
+    "bytearray": lambda d, b, _: bytearray(_unb64(d.get("b64"), b.bounds)),
+    "deque": _deque,
+    "Fraction": _fraction,
+    "Decimal": _decimal,
     "keys": _view, "values": _view, "items": _view,
     "iter": lambda d, b, depth: _Items(_seq(d, b, depth, "iter"), d.get("more") is True),
     "np0d": lambda d, b, _: _ndarray({"$": "ndarray", "npy": d.get("npy")}, b)[()],
