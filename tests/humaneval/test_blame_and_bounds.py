@@ -69,6 +69,12 @@ BLAME = [
      "\n    from qiskit.exceptions import MissingOptionalLibraryError\n"
      "    raise MissingOptionalLibraryError('graphviz', 'plot', 'apt install graphviz')\n",
      "RE", None, "candidate", "environment lacks"),
+    # the exception's name is the program's claim: a class of its own so named hides nothing
+    # better than a judge error (never a pass; counted and flagged as a judge error)
+    ("its own class named MissingOptionalLibraryError", SV,
+     "\n    class MissingOptionalLibraryError(ImportError):\n        pass\n"
+     "    raise MissingOptionalLibraryError('graphviz')\n",
+     "RE", None, "candidate", "environment lacks"),
     ("check() passes an argument that cannot cross (a function)", LAMBDA, "\n    return f(2)\n",
      "RE", None, None, "cannot be sent to the program"),
     ("a wrong answer on a task flagged unrunnable", FLAGGED, "\n    return 2\n",
