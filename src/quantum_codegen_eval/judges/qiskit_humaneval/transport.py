@@ -453,16 +453,7 @@ def _enc_qiskit(value: Any, fp: bool, depth: int) -> Any:
     if name == "qiskit.quantum_info.operators.dihedral.dihedral.CNOTDihedral":
         return {"$": "CNOTDihedral", "circuit": _enc(value.to_circuit(), fp, depth + 1)}
     if name == "qiskit_aer.noise.noise_model.NoiseModel":
-        import warnings
-
-        d = value.to_dict(serializable=True)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                type(value).from_dict(json.loads(json.dumps(d)))
-        except Exception:
-            raise TransportLimit(f"{name} whose to_dict() does not read back") from None
-        return {"$": "NoiseModel", "dict": _enc(d, fp, depth + 1)}
+        return _enc_noise(value, fp, depth)
     if name == "qiskit.primitives.containers.primitive_result.PrimitiveResult":
         return {"$": "PrimitiveResult", "pubs": [_enc_pub(p, fp, depth + 1) for p in value],
                 "metadata": _lenient(value.metadata, fp, depth + 1)}
@@ -493,6 +484,36 @@ def _lenient(value: Any, fp: bool, depth: int) -> Any:
         return _enc(value, fp, depth)
     except UnsupportedValue:
         return {"$": "dict", "v": []}
+
+
+def _enc_noise(value: Any, fp: bool, depth: int) -> dict:
+    """A noise model by its parts: basis gates, each quantum error as its circuits (QPY) and
+    probabilities, readout errors as their matrices, relaxation passes on delays by their
+    parameters, its target by its presence: on delays the pass reads durations from the
+    instructions (``to_dict()`` does not read back for relaxation errors)."""
+    from qiskit.circuit import Delay
+    from qiskit_aer.noise.passes import RelaxationNoisePass
+
+    def error(e: Any) -> dict:
+        return {"circuits": [_enc(c, fp, depth + 2) for c in e.circuits],
+                "probs": [float(p) for p in e.probabilities]}
+
+    passes = []
+    for p in value._custom_noise_passes:
+        if type(p) is not RelaxationNoisePass or tuple(p._ops) != (Delay,):
+            raise TransportLimit(f"a NoiseModel with a custom pass {type(p).__name__}")
+        passes.append({"t1s": _enc(p._t1s, fp, depth + 1), "t2s": _enc(p._t2s, fp, depth + 1),
+                       "p1s": _enc(p._p1s, fp, depth + 1), "dt": _enc(p._dt, fp, depth + 1),
+                       "target": p._target is not None})
+    readout = value._default_readout_error
+    return {"$": "NoiseModel", "basis": [str(b) for b in value.basis_gates],
+            "default": [[str(n), error(e)] for n, e in value._default_quantum_errors.items()],
+            "local": [[str(n), [[[int(q) for q in qs], error(e)] for qs, e in errs.items()]]
+                      for n, errs in value._local_quantum_errors.items()],
+            "readout": None if readout is None else _enc(readout.probabilities, fp, depth + 1),
+            "readout_local": [[[int(q) for q in qs], _enc(e.probabilities, fp, depth + 1)]
+                              for qs, e in value._local_readout_errors.items()],
+            "passes": passes}
 
 
 def _enc_pub(pub: Any, fp: bool, depth: int) -> dict:
@@ -1024,19 +1045,48 @@ def _cnot_dihedral(data: dict, budget: _Budget, depth: int) -> Any:
 
 
 def _noise_model(data: dict, budget: _Budget, depth: int) -> Any:
-    import warnings
+    from qiskit.circuit import Delay
+    from qiskit.transpiler import Target
+    from qiskit_aer.noise import NoiseModel, QuantumError, ReadoutError
+    from qiskit_aer.noise.passes import RelaxationNoisePass
 
-    from qiskit_aer.noise import NoiseModel
+    def error(d: Any) -> Any:
+        if type(d) is not dict or type(d.get("circuits")) is not list:
+            raise PayloadError("NoiseModel: bad error")
+        circuits = [_circuit(c, budget) if type(c) is dict else None for c in d["circuits"]]
+        probs = [_float(p) for p in d.get("probs") or []]
+        if None in circuits or len(probs) != len(circuits):
+            raise PayloadError("NoiseModel: bad error")
+        return QuantumError(list(zip(circuits, probs, strict=True)))
 
-    d = _dec(data.get("dict"), budget, depth + 1)
-    if type(d) is not dict:
-        raise PayloadError("NoiseModel: expected a dict")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return NoiseModel.from_dict(d)
-    except Exception as exc:
-        raise PayloadError(f"NoiseModel: {type(exc).__name__}: {str(exc)[:200]}") from None
+    def qubits(v: Any) -> list:
+        if type(v) is not list or not all(type(q) is int and 0 <= q < 1 << 16 for q in v):
+            raise PayloadError("NoiseModel: bad qubits")
+        return v
+
+    basis = data.get("basis")
+    if type(basis) is not list or not all(type(b) is str for b in basis):
+        raise PayloadError("NoiseModel: bad basis gates")
+    nm = NoiseModel(basis_gates=basis)
+    for pair in data.get("default") or []:
+        nm.add_all_qubit_quantum_error(error(pair[1]), str(pair[0]), warnings=False)
+    for name, errs in data.get("local") or []:
+        for qs, e in errs:
+            nm.add_quantum_error(error(e), str(name), qubits(qs), warnings=False)
+    if data.get("readout") is not None:
+        nm.add_all_qubit_readout_error(ReadoutError(_ndarray(data["readout"], budget)),
+                                       warnings=False)
+    for qs, probs in data.get("readout_local") or []:
+        nm.add_readout_error(ReadoutError(_ndarray(probs, budget)), qubits(qs), warnings=False)
+    for p in data.get("passes") or []:
+        # on delays only, the pass reads a target for nothing but being there
+        target = Target() if p.get("target") is True else None
+        dt = _dec(p.get("dt"), budget, depth + 1)
+        nm._custom_noise_passes.append(RelaxationNoisePass(
+            _ndarray(p.get("t1s"), budget).tolist(), _ndarray(p.get("t2s"), budget).tolist(),
+            dt=None if dt is None else _float(dt), op_types=Delay,
+            excited_state_populations=_ndarray(p.get("p1s"), budget).tolist(), target=target))
+    return nm
 
 
 def _pub(data: dict, budget: _Budget, depth: int) -> Any:
