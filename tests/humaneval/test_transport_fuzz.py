@@ -159,6 +159,19 @@ def test_values_a_program_may_return_cross_with_their_value(value):
         assert getattr(back, "maxlen", None) == getattr(value, "maxlen", None)
 
 
+def test_a_noise_model_with_relaxation_crosses_equal():
+    from qiskit_aer.noise import NoiseModel, ReadoutError, depolarizing_error
+    from qiskit_ibm_runtime.fake_provider import FakeManilaV2
+
+    nm = NoiseModel.from_backend(FakeManilaV2())  # thermal relaxation: to_dict() fails on it
+    nm.add_readout_error(ReadoutError([[0.9, 0.1], [0.3, 0.7]]), [4])
+    nm.add_all_qubit_quantum_error(depolarizing_error(0.01, 1), ["h"])
+    back = transport.loads(transport.dumps(nm))
+    assert type(back) is NoiseModel and back == nm and back.basis_gates == nm.basis_gates
+    assert len(back._custom_noise_passes) == len(nm._custom_noise_passes) == 1
+    assert back != NoiseModel.from_backend(FakeManilaV2(), thermal_relaxation=False)
+
+
 def test_a_long_iterator_crosses_lazily_and_an_endless_one_is_a_limit_only_when_read_past():
     it = transport.decode(transport.encode(itertools.count()))
     assert list(itertools.islice(it, 5)) == [0, 1, 2, 3, 4]  # a check that reads a few: fine
