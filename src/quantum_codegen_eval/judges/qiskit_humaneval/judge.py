@@ -10,8 +10,10 @@ raises. A call's first recorded result is final (a re-run only rebuilds the prog
 The verdict is decided from the trusted job's report only; the candidate's bytes are split into
 frames here and parsed (bounded) only in the trusted job.
 
-Status mapping: ``check`` completes -> ``AC``; ``AssertionError`` -> ``WA``; any other uncaught
-exception (from the check or re-raised from the candidate's call) -> ``RE`` classified by type;
+Status mapping: ``check`` completes -> ``AC``; ``AssertionError`` -> ``WA``; another exception
+of ``check()``'s own code (on the program's result) -> ``WA``; one re-raised from the
+candidate's call -> ``RE`` classified by type; the test unable to run here (its imports, a
+missing optional library or account) or a task declared unrunnable -> a judge error;
 a returned value that cannot cross safely -> ``RE`` (``details["proxy_unsupported"]``); a
 malformed payload -> ``RE``; the program dying in a call or at top level -> ``RE``/``TLE``/
 ``MLE``; no code -> ``FORMAT``. ``time_limit`` counts CPU seconds per job; the wall clock is
