@@ -214,6 +214,7 @@ class Proxy:
         if '"$": "unsupported"' in text:
             if i > self.need_from:  # e.g. a stand-in passed on as an argument: ask it later
                 raise SpeculationEnd()
+            self.need_from = None  # nothing to ask: the check ends here
             raise ProxyFailure("limit", "an argument check() passes that cannot be sent to the "
                                "program", i)
         size = len(text)
