@@ -25,6 +25,7 @@ from quantum_codegen_eval.benchmarks.qiskit_humaneval import (
     SPLIT,
     check_mode,
     task_from_row,
+    unrunnable_reason,
 )
 from quantum_codegen_eval.benchmarks.qiskit_humaneval import features as _features
 from quantum_codegen_eval.dataset_cards import card_body, yaml_header
@@ -82,7 +83,8 @@ def manifest_entries(trees: dict[str, Tree]) -> list[dict[str, Any]]:
 def _with_check_mode(rows: list[dict[str, str]]) -> list[dict[str, str]]:
     from types import SimpleNamespace
 
-    return [{**row, "check_mode": check_mode(SimpleNamespace(**row))} for row in rows]
+    return [{**row, "check_mode": check_mode(SimpleNamespace(**row)),
+             "unrunnable": unrunnable_reason(row["task_id"])} for row in rows]
 
 
 def card_yaml(counts: dict[str, int], sizes: dict[str, int]) -> str:

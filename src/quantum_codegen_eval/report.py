@@ -163,6 +163,13 @@ def render_markdown(report: Report) -> str:
                 for name, entry in table.items()]
         group = s.get("group_by") or "group"
         out += ["", "## pass@k (%)", "", _table([group, "problems", *ks, "partial credit"], rows)]
+        runnable = s.get("pass@k_runnable")
+        if runnable:
+            rows = [[name, entry["problems"], *(_fmt(entry.get(k)) for k in ks),
+                     _fmt(entry["partial_credit"])] for name, entry in runnable.items()]
+            out += ["", f"Without the {len(s.get('unrunnable', []))} problem(s) that cannot pass "
+                    "in this environment (see Caveats):", "",
+                    _table([group, "problems", *ks, "partial credit"], rows)]
     if "codebleu" in s or "rouge_l" in s:
         cb, rl = s.get("codebleu", {}), s.get("rouge_l", {})
         out += ["", f"## Code similarity to the {_reference_label(s.get('similarity_reference'))}",

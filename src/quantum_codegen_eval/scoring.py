@@ -159,6 +159,9 @@ def _flags_of(record: Any, verdicts: list[Any]) -> list[str]:
     weak = getattr(record, "weak_check", None) or extra.get("weak_check")
     if weak:
         flags.append(f"weak check: {weak}")
+    unrunnable = _unrunnable(record)
+    if unrunnable:
+        flags.append(f"cannot pass in this environment: {unrunnable}")
     trusts = {getattr(record, "check_trust", None) or extra.get("check_trust")}
     trusts |= {v.details.get("check_trust") for v in verdicts}
     flags += [f"check trust: {t}" for t in sorted(t for t in trusts if t and t != "data")]
@@ -166,6 +169,14 @@ def _flags_of(record: Any, verdicts: list[Any]) -> list[str]:
     if errors:
         flags.append(f"judge error in {errors} sample(s)")
     return flags
+
+
+def _unrunnable(record: Any) -> str:
+    """Why the benchmark declares ``record`` unable to pass here (its reference fails: missing
+    credentials, network, a library), or ``""``."""
+    extra = getattr(record, "extra", None)
+    extra = extra if isinstance(extra, dict) else {}
+    return str(getattr(record, "unrunnable", None) or extra.get("unrunnable") or "")
 
 
 def _pass_at_k_table(per_problem: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[str, Any]:
@@ -239,6 +250,11 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
     }
     if "pass@k" in metrics or "partial_credit" in metrics:
         summary["pass@k"] = _pass_at_k_table(per_problem, k)
+        unrunnable = {r["problem_id"] for r in per_problem if _unrunnable(problems[r["problem_id"]])}
+        if unrunnable:  # also without the problems declared unable to pass here
+            summary["unrunnable"] = sorted(unrunnable)
+            summary["pass@k_runnable"] = _pass_at_k_table(
+                [r for r in per_problem if r["problem_id"] not in unrunnable], k)
     if "errors" in metrics:
         failed = [r for r in per_sample if r["status"] != "AC" or r["judge_error"]]
         counts = Counter("judge_error" if r["judge_error"] else (r["error_class"] or "unclassified")

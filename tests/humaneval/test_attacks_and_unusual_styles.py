@@ -77,9 +77,9 @@ ATTACKS = [
     ("numpy object array", SQUARE,
      "\n    import numpy as np\n    return np.array([49], dtype=object)\n", "RE", "unsupported type"),
     ("a list that contains itself", KEYS, "\n    x = []\n    x.append(x)\n    return x\n",
-     "RE", "unsupported type"),
+     "WA", "AssertionError"),
     ("NaN", SQUARE, "\n    return float('nan')\n", "WA", "AssertionError"),
-    ("an int too long to print", SQUARE, "\n    return 10 ** 5000\n", "RE", "ValueError"),
+    ("an int too long to print", SQUARE, "\n    return 10 ** 5000\n", "WA", "AssertionError"),
     ("a custom gate named like a library class with a wrong definition", CZ,
      _MY_GATE.replace("d.h(1)\n            d.cx(0, 1)\n            d.h(1)", "d.cx(0, 1)")
      .format(cls="Diagonal"), "WA", "AssertionError"),
@@ -160,7 +160,8 @@ def test_iterators_cross_as_iterators_and_are_bounded():
     assert transport.decode(transport.encode({"a": 1}.items())) == {"a": 1}.items()
     import itertools
 
-    assert transport.encode(itertools.count())["limit"] is True  # infinite: a transport limit
+    endless = transport.decode(transport.encode(itertools.count()))  # carried lazily
+    assert next(endless) == 0
     gen = (i for i in range(3))
     assert "unsupported" in transport.fingerprint(gen) and list(gen) == [0, 1, 2]  # not consumed
     with pytest.raises(transport.PayloadError):

@@ -44,4 +44,7 @@ def test_canonical_solutions(qhe_dir, sandbox):
     assert len(failed) == len(qhe.KNOWN_UNRUNNABLE) + len(UNSUPPORTED_TASKS)
     assert all(verdicts[k].details["check_mode"] == "proxy_unsupported" for k in UNSUPPORTED_TASKS)
     assert not any(v.details.get("judge_error") for k, v in verdicts.items()
-                   if k not in UNSUPPORTED_TASKS), "judge errors on runnable tasks"
+                   if k not in listed), "judge errors on runnable tasks"
+    # a failure of the environment is not the program's: every listed failure is a judge error
+    assert all(verdicts[k].judge_error for k in listed)
+    assert all(verdicts[k].details["unrunnable"] == why for k, why in qhe.KNOWN_UNRUNNABLE.items())

@@ -45,7 +45,7 @@ def test_folder_loads_offline_with_both_configs(qhe_dir):
     for cfg in qhe.CONFIGS:
         ds = datasets.load_dataset(str(qhe_dir), cfg, split="test")
         assert ds.num_rows == 151
-        assert set(ds.column_names) == {*qhe.FIELDS, "check_mode"}
+        assert set(ds.column_names) == {*qhe.FIELDS, "check_mode", "unrunnable"}
         assert set(ds["check_mode"]) == {"proxy", "proxy_unsupported"}
     hard = load_benchmark("qiskit_humaneval", "hard", data_dir=qhe_dir)
     assert "check(" in hard[0]["test"].split("def check", 1)[1]

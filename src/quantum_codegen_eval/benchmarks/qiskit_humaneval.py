@@ -65,6 +65,9 @@ class Task:
     #: how the judge reaches the candidate: ``proxy`` (check() in a trusted process, the candidate
     #: behind a proxy) or ``proxy_unsupported`` (a return value that cannot cross as data)
     check_mode: str = "proxy"
+    #: why the task cannot pass in this environment (``KNOWN_UNRUNNABLE``), else empty: its
+    #: non-AC verdicts are judge errors, the report flags it and gives pass@k without it
+    unrunnable: str = ""
 
 
 def _config(config: str | None) -> str:
@@ -97,7 +100,15 @@ def task_from_row(row: dict[str, Any], config: str) -> Task:
             raise ValueError(f"qiskit_humaneval {config} record {where!r}: field {f!r} "
                              f"missing or not a string")
     mode = row.get("check_mode") or "proxy"
-    return Task(**{f: row[f] for f in FIELDS}, config=config, check_mode=str(mode))
+    return Task(**{f: row[f] for f in FIELDS}, config=config, check_mode=str(mode),
+                unrunnable=str(row.get("unrunnable") or unrunnable_reason(row["task_id"])))
+
+
+def unrunnable_reason(task_id: str) -> str:
+    """Why ``task_id``'s canonical solution cannot pass here (``KNOWN_UNRUNNABLE``), or ``""``."""
+    from ..judges.qiskit_humaneval.modes import task_number
+
+    return _REASONS.get(task_number(task_id), "")
 
 
 def problems(config: str | None = None, *, data_dir: Any = None) -> dict[str, Task]:
@@ -155,10 +166,12 @@ def candidate_code(record: Task, completion: str) -> str:
 
 def features(config: str | None = None):
     """The ``datasets.Features`` of every config (the builder writes them, the card declares
-    them); ``check_mode`` (not upstream) is how the judge checks the task."""
+    them). Not upstream: ``check_mode``, how the judge checks the task, and ``unrunnable``, why
+    it cannot pass here (``KNOWN_UNRUNNABLE``)."""
     import datasets
 
-    return datasets.Features({f: datasets.Value("string") for f in (*FIELDS, "check_mode")})
+    return datasets.Features({f: datasets.Value("string")
+                              for f in (*FIELDS, "check_mode", "unrunnable")})
 
 
 def check_mode(task: Any) -> str:

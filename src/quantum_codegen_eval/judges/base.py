@@ -55,7 +55,11 @@ def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = No
     results: dict[int, list[Any]] = {}
     pending: dict[int, list[Any]] = {}
     for i, (problem, completion) in enumerate(items):
-        planned = judge.jobs(problem, completion)
+        try:
+            planned = judge.jobs(problem, completion)
+        except Exception as exc:  # as evaluate does: a judge bug is this sample's judge error
+            planned = judge_error(judge, _pid(problem),
+                                  f"failed to plan: {type(exc).__name__}: {exc}"[:1000])
         if isinstance(planned, Verdict):
             verdicts[i] = planned
         else:

@@ -10,8 +10,10 @@ raises. A call's first recorded result is final (a re-run only rebuilds the prog
 The verdict is decided from the trusted job's report only; the candidate's bytes are split into
 frames here and parsed (bounded) only in the trusted job.
 
-Status mapping: ``check`` completes -> ``AC``; ``AssertionError`` -> ``WA``; any other uncaught
-exception (from the check or re-raised from the candidate's call) -> ``RE`` classified by type;
+Status mapping: ``check`` completes -> ``AC``; ``AssertionError`` -> ``WA``; another exception
+of ``check()``'s own code (on the program's result) -> ``WA``; one re-raised from the
+candidate's call -> ``RE`` classified by type; the test unable to run here (its imports, a
+missing optional library or account) or a task declared unrunnable -> a judge error;
 a returned value that cannot cross safely -> ``RE`` (``details["proxy_unsupported"]``); a
 malformed payload -> ``RE``; the program dying in a call or at top level -> ``RE``/``TLE``/
 ``MLE``; no code -> ``FORMAT``. ``time_limit`` counts CPU seconds per job; the wall clock is
@@ -44,8 +46,16 @@ MAX_FRAMES_BYTES = 64 << 20
 #: stderr (and the check's stdout) kept per job: warnings or logging in each of many calls of a
 #: correct function must not reach the cap; the candidate's stdout goes to /dev/null
 OUTPUT_BYTES = 16 << 20
+#: the evaluator's work per completion is linear in its size (extraction, a regex scan, copies
+#: into the job's source); code over this many characters is not run: a judge limit
+MAX_CODE_CHARS = 1_000_000
 
 _TRANSPORT = Path(__file__).with_name("transport.py")
+#: exceptions of the test's own code that say the environment lacks something it needs (a
+#: module, an optional library, an account): the check cannot run here, a judge error
+ENVIRONMENT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError",
+                                "MissingOptionalLibraryError", "AccountNotFoundError",
+                                "InvalidAccountError"})
 
 
 @dataclass
@@ -103,10 +113,15 @@ class QiskitHumanEvalJudge:
                    collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=PRELOAD)
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
-        if not isinstance(completion, str) or not completion_code(completion).strip():
+        code = completion_code(completion) if isinstance(completion, str) else ""
+        if not code.strip():
             return Verdict(BENCHMARK, problem.task_id, "FORMAT", 0, 1,
                            message="the completion contains no code",
                            details=self._details(problem, _State()))
+        if len(code) > MAX_CODE_CHARS:
+            return self._judge_error(problem, _State(), f"the completion's code has {len(code)} "
+                                     f"characters, over the judge's bound of {MAX_CODE_CHARS}; "
+                                     "not run", judge_limit="code_size")
         return [self._trusted_job(problem, _State())]
 
     # ------------------------------------------------------------------ decide
@@ -206,15 +221,37 @@ class QiskitHumanEvalJudge:
         if result == "pass":
             return self._verdict(problem, st, "AC", "")
         if result == "fail":
-            exc = str(out.get("type"))
-            where = "in the program's function: " if out.get("origin") == "candidate" else ""
-            return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 f"{where}{exc}: {out.get('message', '')}", exception_type=exc)
+            exc, origin = str(out.get("type")), out.get("origin")
+            text = f"{exc}: {out.get('message', '')}"
+            if origin == "candidate" and exc in ENVIRONMENT_ERRORS - {"ImportError",
+                                                                     "ModuleNotFoundError"}:
+                # qiskit's own word that an optional library or an account is missing here (a
+                # program importing a module that does not exist is its own error)
+                return self._judge_error(problem, st, f"the program's function needs what this "
+                                         f"environment lacks: {text}"[:1000], exception_type=exc,
+                                         exception_origin=origin, environment_error=True)
+            if origin == "candidate":  # raised by the program's function, re-raised in check()
+                return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
+                                     f"in the program's function: {text}",
+                                     exception_type=exc, exception_origin="candidate")
+            if origin != "check" or exc in ENVIRONMENT_ERRORS:
+                where = "in check()" if origin == "check" else "at its top level"
+                return self._judge_error(problem, st, f"the task's test cannot run here ({where})"
+                                         f": {text}"[:1000], exception_type=exc,
+                                         exception_origin=origin, environment_error=True)
+            if exc == "MemoryError":
+                return self._verdict(problem, st, "MLE", f"check() ran out of memory "
+                                     f"on the program's results: {text}", exception_origin="check")
+            # check()'s own code failed on what the program returned (``None.equiv`` ...): the
+            # program's wrong answer, whatever the type; it was not raised in the program
+            return self._verdict(problem, st, "WA", f"check() raised {text}",
+                                 exception_type=exc, exception_origin="check")
         reason, i, message = out.get("reason"), out.get("index"), out.get("message", "")
         call = f"call {i + 1}" if isinstance(i, int) else "the program"
         if reason == "limit":
-            return self._judge_error(problem, st, f"{call} returned a {message}: a limit of "
-                                     "the transport, not counted as the program's error",
+            what = message if message.startswith("an argument") else f"returned a {message}"
+            return self._judge_error(problem, st, f"{call}: {what}: a limit of the transport, "
+                                     "not counted as the program's error",
                                      proxy_unsupported=message)
         if reason == "unsupported":
             return self._verdict(problem, st, "RE",
@@ -258,8 +295,11 @@ class QiskitHumanEvalJudge:
                              f"{r.exit_code}, signal {r.signal})", r, broke_contract=True)
 
     def _details(self, problem: Any, st: _State, **extra: Any) -> dict[str, Any]:
-        return {"config": problem.config, "check_mode": check_mode(problem),
-                "rounds": st.rounds, "calls": len(st.results), **extra}
+        out = {"config": problem.config, "check_mode": check_mode(problem),
+               "rounds": st.rounds, "calls": len(st.results), **extra}
+        if getattr(problem, "unrunnable", ""):
+            out["unrunnable"] = str(problem.unrunnable)
+        return out
 
     def _verdict(self, problem: Any, st: _State, status: str, message: str, r: Any = None,
                  **extra: Any) -> Verdict:
@@ -269,6 +309,10 @@ class QiskitHumanEvalJudge:
             return self._judge_error(problem, st, f"this task cannot be checked through the "
                                      f"proxy ({UNSUPPORTED.get(task_number(problem.task_id))}); "
                                      f"the check said: {message}"[:1000], **extra)
+        if status != "AC" and getattr(problem, "unrunnable", ""):
+            return self._judge_error(problem, st, f"this task cannot pass in this environment "
+                                     f"({problem.unrunnable}); the check said: {message}"[:1000],
+                                     **extra)
         passed = status == "AC"
         detail = TestResult(name="check", passed=passed, status=status, message=message,
                             seconds=st.wall)

@@ -21,7 +21,6 @@ UNSUPPORTED: dict[int, str] = {
     30: "check() counts the returned matplotlib figure's axes; a figure crosses as a PNG image",
     76: "the function returns a transpiler pass class defined by the program (behaviour, not "
         "data); check() runs it",
-    124: "the returned NoiseModel (from a fake backend) does not read back from its to_dict()",
 }
 
 

@@ -26,14 +26,37 @@ from typing import Any
 
 from ...codeblocks import extract_code
 
+#: what the scan of ``_defines`` stops at: a comment, a string's opening quote, a definition
+_LEX = re.compile(r"(#[^\n]*)|('''|\"\"\"|'|\")|^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)",
+                  re.MULTILINE)
+_STRING_STOP = {  # what can end a string's body: an escape, its quote, a newline (one-line)
+    "'''": re.compile(r"\\|'''"), '"""': re.compile(r'\\|"""'),
+    "'": re.compile(r"\\|'|\n"), '"': re.compile(r'\\|"|\n'),
+}
+
 
 def _defines(code: str, name: str) -> bool:
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return bool(re.search(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", code, re.MULTILINE))
-    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-               and n.name == name for n in tree.body)
+    """Whether ``code`` defines ``name`` (a function or class) at the top level (column 0,
+    outside strings and comments).
+
+    A linear scan (regular expressions, no parser): ``ast.parse`` of a crafted completion can
+    take gigabytes or raise ``RecursionError``/``MemoryError`` in the evaluator, and
+    ``tokenize`` takes seconds per megabyte. An unterminated string ends the scan."""
+    pos = 0
+    while True:
+        m = _LEX.search(code, pos)
+        if m is None:
+            return False
+        if m.group(3) is not None and m.group(3) == name:
+            return True
+        pos = m.end()
+        quote = m.group(2)
+        while quote:  # to the string's end (no backtracking regex: its stack grows per char)
+            stop = _STRING_STOP[quote].search(code, pos)
+            if stop is None or stop.group() == "\n":
+                return False
+            pos = stop.end() + (stop.group() == "\\")
+            quote = quote if stop.group() == "\\" else None
 
 
 def _calls_check(test: str) -> bool:

@@ -27,6 +27,7 @@ tuple: expected a list
 from __future__ import annotations
 
 import base64
+import collections.abc
 import io
 import json
 import math
@@ -53,12 +54,16 @@ class Bounds:
     clbits: int = 1 << 16
     instructions: int = 2_000_000
     string: int = 1 << 20
-    int_digits: int = 4000
+    int_digits: int = 1 << 20  # hexadecimal digits (no decimal: str(int) is capped)
     image_pixels: int = 16_000_000
 
 
 BOUNDS = Bounds()
 _PLAIN_DTYPES = set("biufc")
+#: array dtypes that cross (npy without pickles): numbers, strings, bytes, dates, durations
+_ARRAY_DTYPES = set("biufcUSMm")
+#: items of a returned iterator carried (more: the check reading past them is a judge limit)
+ITER_ITEMS = 500_000
 _MAX_DIM = 32
 
 
@@ -86,7 +91,7 @@ def _npy(array: Any) -> str:
     import numpy as np
 
     buf = io.BytesIO()
-    np.save(buf, np.ascontiguousarray(array), allow_pickle=False)
+    np.save(buf, np.asarray(array, order="C"), allow_pickle=False)  # a 0-d array stays 0-d
     return _b64(buf.getvalue())
 
 
@@ -105,50 +110,146 @@ class _MetadataJSON(json.JSONEncoder):
         return str(o)
 
 
-def _plain_ops(circuit: Any) -> tuple[Any, bool]:
-    """A copy of ``circuit`` in which each instruction of the program's own class named like
-    one of Qiskit's (QPY would write it as that class, and fail to read it back) is a plain
-    gate or instruction with the same name, parameters and definition, which is how QPY
-    loads any other custom class; and whether anything changed."""
-    from qiskit import circuit as circuit_mod
-    from qiskit.circuit import Gate, Instruction, controlflow, library
+#: definitions nested deeper than this are carried flattened (QPY reads nesting recursively:
+#: about 100 levels exhaust the recursion limit of the check's process)
+_NESTED_DEFINITIONS = 8
 
-    mods = (library, circuit_mod, controlflow)
-    out, changed = circuit.copy_empty_like(), False
-    for inst in circuit.data:
-        op = inst.operation
-        name = type(op).__name__
-        qiskits = any(getattr(mod, name, None) is type(op) for mod in mods)
-        if isinstance(op, Instruction) and (type(op) in (Gate, Instruction) or not qiskits):
-            clash = not qiskits and any(hasattr(mod, name) for mod in mods)
-            definition, inner = (_plain_ops(op.definition) if op.definition is not None
-                                 else (None, False))
-            if clash or inner:
-                args = (op.name, op.num_qubits, list(op.params)) if isinstance(op, Gate) else \
-                    (op.name, op.num_qubits, op.num_clbits, list(op.params))
-                op = (Gate if isinstance(op, Gate) else Instruction)(*args, label=op.label)
-                op.definition = definition
-                changed = True
-        out._append(inst.replace(operation=op))
-    return out, changed
+
+def _dump_load(circuit: Any) -> bytes:
+    """QPY bytes of ``circuit``, checked to read back (what the check cannot read is not sent)."""
+    from qiskit import qpy
+
+    buf = io.BytesIO()
+    qpy.dump(circuit, buf, metadata_serializer=_MetadataJSON)
+    qpy.load(io.BytesIO(buf.getvalue()))
+    return buf.getvalue()
+
+
+class _Portable:
+    """Makes a circuit QPY can carry with the same matrix: each instruction QPY cannot read back
+    (or of the program's own class named like one of Qiskit's, which QPY would load as Qiskit's)
+    becomes a plain gate/instruction with its name, parameters, label and definition, which is
+    how QPY loads any custom class; definitions nested deeper than ``_NESTED_DEFINITIONS`` are
+    flattened (inlined, global phases added) instead of nested."""
+
+    def __init__(self) -> None:
+        from qiskit import circuit as circuit_mod
+        from qiskit.circuit import controlflow, library
+
+        self.mods = (library, circuit_mod, controlflow)
+        self.verdicts: dict[int, bool] = {}
+        self.keep: list[Any] = []  # the ops judged, so that their ids stay theirs
+
+    def _fine(self, op: Any) -> bool:
+        """Whether QPY carries ``op`` as itself."""
+        from qiskit import QuantumCircuit
+
+        key = id(op)
+        if key not in self.verdicts:
+            self.keep.append(op)
+            name = type(op).__name__
+            qiskits = any(getattr(mod, name, None) is type(op) for mod in self.mods)
+            ok = qiskits or not any(hasattr(mod, name) for mod in self.mods)
+            if ok:
+                holder = QuantumCircuit(op.num_qubits, op.num_clbits)
+                try:
+                    holder.append(op, range(op.num_qubits), range(op.num_clbits))
+                    _dump_load(holder)
+                except Exception:
+                    ok = False
+            self.verdicts[key] = ok
+        return self.verdicts[key]
+
+    def _leaf(self, op: Any) -> bool:
+        """Whether ``op`` is carried as itself, shallow: one of Qiskit's own classes (not a
+        generic gate, instruction or controlled/annotated wrapper around one) or undefined."""
+        generic = {"Gate", "Instruction", "ControlledGate", "AnnotatedOperation"}
+        if not self._fine(op):
+            return False
+        return type(op).__name__ not in generic or getattr(op, "definition", None) is None
+
+    def circuit(self, circuit: Any, depth: int = 0, strict: bool = False) -> Any:
+        """``strict``: keep only leaves; every other instruction gets a flattened definition."""
+        out = circuit.copy_empty_like()
+        for inst in circuit.data:
+            op = inst.operation
+            if not (self._leaf(op) if strict else self._fine(op)):
+                op = self._plain(op, _NESTED_DEFINITIONS if strict else depth)
+            out._append(inst.replace(operation=op))
+        return out
+
+    def _plain(self, op: Any, depth: int) -> Any:
+        from qiskit import QuantumCircuit
+        from qiskit.circuit import Gate, Instruction
+
+        try:
+            definition = op.definition
+        except Exception:
+            definition = None
+        if definition is not None:
+            definition = (self.circuit(definition, depth + 1) if depth < _NESTED_DEFINITIONS
+                          else self.flat(definition))
+        elif isinstance(op, Gate):
+            try:
+                from qiskit.circuit.library import UnitaryGate
+
+                definition = QuantumCircuit(op.num_qubits)
+                definition.append(UnitaryGate(op.to_matrix(), check_input=False),
+                                  range(op.num_qubits))
+            except Exception:
+                definition = None
+        label = op.label if isinstance(getattr(op, "label", None), str) else None
+        plain = None
+        for params in (list(op.params), []):
+            try:
+                plain = (Gate(op.name, op.num_qubits, params, label=label) if isinstance(op, Gate)
+                         else Instruction(op.name, op.num_qubits, op.num_clbits, params,
+                                          label=label))
+                break
+            except Exception:
+                continue
+        plain.definition = definition
+        return plain
+
+    def flat(self, circuit: Any) -> Any:
+        """``circuit`` with every instruction QPY cannot carry replaced by its definition's, to
+        any depth, without recursion."""
+        out = circuit.copy_empty_like()
+        stack = [(circuit, list(out.qubits), list(out.clbits), 0)]
+        while stack:
+            circ, qmap, cmap, pos = stack.pop()
+            if pos == 0 and circ is not circuit:
+                out.global_phase += circ.global_phase
+            for k in range(pos, len(circ.data)):
+                inst = circ.data[k]
+                qs = [qmap[circ.find_bit(q).index] for q in inst.qubits]
+                cs = [cmap[circ.find_bit(c).index] for c in inst.clbits]
+                op = inst.operation
+                try:
+                    definition = None if self._leaf(op) else op.definition
+                except Exception:
+                    definition = None
+                if definition is None:
+                    if not self._fine(op):
+                        op = self._plain(op, _NESTED_DEFINITIONS)
+                    out._append(inst.replace(operation=op, qubits=qs, clbits=cs))
+                    continue
+                stack.append((circ, qmap, cmap, k + 1))
+                stack.append((definition, qs, cs, 0))
+                break
+        return out
 
 
 def _qpy(circuit: Any) -> str:
-    from qiskit import qpy
-
-    error = None
-    for attempt in (circuit, None):
-        buf = io.BytesIO()
+    try:
+        return _b64(_dump_load(circuit))
+    except Exception as exc:
+        error = exc
+    for strict in (False, True):
         try:
-            if attempt is None:
-                attempt, changed = _plain_ops(circuit)
-                if not changed:
-                    break
-            qpy.dump(attempt, buf, metadata_serializer=_MetadataJSON)
-            qpy.load(io.BytesIO(buf.getvalue()))  # what the check cannot read back is not sent
-            return _b64(buf.getvalue())
-        except Exception as exc:
-            error = error or exc
+            return _b64(_dump_load(_Portable().circuit(circuit, strict=strict)))
+        except Exception:
+            pass
     raise TransportLimit(f"qiskit.circuit.QuantumCircuit that QPY cannot carry "
                          f"({type(error).__name__}: {str(error)[:200]})") from None
 
@@ -210,6 +311,31 @@ def _qinfo(value: Any, fp: bool) -> dict | None:
 _VIEWS = {type({}.keys()): "keys", type({}.values()): "values", type({}.items()): "items"}
 
 
+_END = object()
+
+
+class IteratorLimit(BaseException):
+    """The check read a returned iterator past the items carried (``ITER_ITEMS``): a limit of
+    the transport; a ``BaseException`` so that the check's ``except Exception`` cannot hide it."""
+
+
+class _Items:
+    """A returned iterator as the check sees it: the items the program's iterator yielded."""
+
+    def __init__(self, items: list, more: bool) -> None:
+        self._it, self._more = iter(items), more
+
+    def __iter__(self) -> _Items:
+        return self
+
+    def __next__(self) -> Any:
+        for item in self._it:
+            return item
+        if self._more:
+            raise IteratorLimit(f"an iterator of more than {ITER_ITEMS} items")
+        raise StopIteration
+
+
 def _is_iterator(value: Any) -> bool:
     import collections.abc
     import types
@@ -227,13 +353,21 @@ def _bounded(items: Any) -> list:
     return out
 
 
+def _enc_iter(value: Any, fp: bool, depth: int) -> dict:
+    import itertools
+
+    items = list(itertools.islice(value, ITER_ITEMS))
+    more = len(items) == ITER_ITEMS and next(value, _END) is not _END
+    return {"$": "iter", "v": [_enc(v, fp, depth + 1) for v in items], "more": more}
+
+
 def _enc(value: Any, fp: bool, depth: int) -> Any:
     if depth > BOUNDS.depth:
-        raise UnsupportedValue("a value nested deeper than the transport allows")
+        raise _TooDeep("a value nested deeper than the transport allows")
     if value is None or type(value) in (bool, str):
         return value
     if type(value) is int:
-        return value if abs(value) < 2**53 else {"$": "int", "v": str(value)}
+        return value if abs(value) < 2**53 else {"$": "int", "x": format(value, "x")}
     if type(value) is float:
         return value if math.isfinite(value) else {"$": "float", "v": repr(value)}
     if type(value) is complex:
@@ -247,6 +381,8 @@ def _enc(value: Any, fp: bool, depth: int) -> Any:
         return {"$": type(value).__name__, "v": items}
     if isinstance(value, (list, tuple)):  # a namedtuple or list subclass: its items
         return _enc(list(value) if isinstance(value, list) else tuple(value), fp, depth)
+    if type(value) in (bytes, bytearray):
+        return {"$": type(value).__name__, "b64": _b64(bytes(value))}
     if type(value) is range:
         return {"$": "range", "v": [value.start, value.stop, value.step]}
     if type(value) in _VIEWS:
@@ -254,7 +390,7 @@ def _enc(value: Any, fp: bool, depth: int) -> Any:
                                                for v in _bounded(value)]}
     if _is_iterator(value) and not fp:  # a generator, map, zip...: its items, as an iterator
         # (never in a fingerprint: that would consume the items before the value is sent)
-        return {"$": "iter", "v": [_enc(v, fp, depth + 1) for v in _bounded(value)]}
+        return _enc_iter(value, fp, depth)
     if isinstance(value, dict):
         kind = type(value).__name__ if type(value).__name__ in ("Counts", "PropertySet") else "dict"
         pairs = [[_enc(k, fp, depth + 1), _enc(v, fp, depth + 1)] for k, v in value.items()]
@@ -264,12 +400,15 @@ def _enc(value: Any, fp: bool, depth: int) -> Any:
     except ImportError:  # pragma: no cover
         np = None
     if np is not None:
-        if isinstance(value, np.generic) and value.dtype.kind in _PLAIN_DTYPES:
-            return {"$": "npscalar", "dtype": value.dtype.str, "v": _enc(value.item(), fp, depth)}
+        if isinstance(value, np.generic) and value.dtype.kind in _ARRAY_DTYPES:
+            item = value.item()
+            if value.dtype.kind in _PLAIN_DTYPES and type(item) in (bool, int, float, complex):
+                return {"$": "npscalar", "dtype": value.dtype.str, "v": _enc(item, fp, depth)}
+            return {"$": "np0d", "npy": _npy(np.asarray(value))}  # a date, a long double...
         if isinstance(value, np.ndarray):
-            if value.dtype.kind not in _PLAIN_DTYPES:
+            if value.dtype.kind not in _ARRAY_DTYPES or value.dtype.hasobject:
                 raise UnsupportedValue(f"numpy array of dtype {value.dtype}")
-            if fp:
+            if fp and value.dtype.kind in _PLAIN_DTYPES:
                 return {"$": "ndarray", "shape": list(value.shape), "dtype": value.dtype.str,
                         "v": _enc(value.tolist(), False, depth)}
             return {"$": "ndarray", "npy": _npy(value)}
@@ -314,16 +453,7 @@ def _enc_qiskit(value: Any, fp: bool, depth: int) -> Any:
     if name == "qiskit.quantum_info.operators.dihedral.dihedral.CNOTDihedral":
         return {"$": "CNOTDihedral", "circuit": _enc(value.to_circuit(), fp, depth + 1)}
     if name == "qiskit_aer.noise.noise_model.NoiseModel":
-        import warnings
-
-        d = value.to_dict(serializable=True)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                type(value).from_dict(json.loads(json.dumps(d)))
-        except Exception:
-            raise TransportLimit(f"{name} whose to_dict() does not read back") from None
-        return {"$": "NoiseModel", "dict": _enc(d, fp, depth + 1)}
+        return _enc_noise(value, fp, depth)
     if name == "qiskit.primitives.containers.primitive_result.PrimitiveResult":
         return {"$": "PrimitiveResult", "pubs": [_enc_pub(p, fp, depth + 1) for p in value],
                 "metadata": _lenient(value.metadata, fp, depth + 1)}
@@ -335,6 +465,16 @@ def _enc_qiskit(value: Any, fp: bool, depth: int) -> Any:
         buf = io.BytesIO()
         value.savefig(buf, format="png", dpi=50)
         return {"$": "figure", "png": "" if fp else _b64(buf.getvalue())}
+    if name == "collections.deque":
+        return {"$": "deque", "v": [_enc(v, fp, depth + 1) for v in _bounded(value)],
+                "maxlen": value.maxlen}
+    if name == "fractions.Fraction":
+        return {"$": "Fraction", "v": [_enc(value.numerator, fp, depth),
+                                       _enc(value.denominator, fp, depth)]}
+    if name == "decimal.Decimal":
+        return {"$": "Decimal", "v": str(value)}
+    if not fp and isinstance(value, collections.abc.Iterator):  # any other iterator: its items
+        return _enc_iter(value, fp, depth)
     raise UnsupportedValue(name)
 
 
@@ -344,6 +484,36 @@ def _lenient(value: Any, fp: bool, depth: int) -> Any:
         return _enc(value, fp, depth)
     except UnsupportedValue:
         return {"$": "dict", "v": []}
+
+
+def _enc_noise(value: Any, fp: bool, depth: int) -> dict:
+    """A noise model by its parts: basis gates, each quantum error as its circuits (QPY) and
+    probabilities, readout errors as their matrices, relaxation passes on delays by their
+    parameters, its target by its presence: on delays the pass reads durations from the
+    instructions (``to_dict()`` does not read back for relaxation errors)."""
+    from qiskit.circuit import Delay
+    from qiskit_aer.noise.passes import RelaxationNoisePass
+
+    def error(e: Any) -> dict:
+        return {"circuits": [_enc(c, fp, depth + 2) for c in e.circuits],
+                "probs": [float(p) for p in e.probabilities]}
+
+    passes = []
+    for p in value._custom_noise_passes:
+        if type(p) is not RelaxationNoisePass or tuple(p._ops) != (Delay,):
+            raise TransportLimit(f"a NoiseModel with a custom pass {type(p).__name__}")
+        passes.append({"t1s": _enc(p._t1s, fp, depth + 1), "t2s": _enc(p._t2s, fp, depth + 1),
+                       "p1s": _enc(p._p1s, fp, depth + 1), "dt": _enc(p._dt, fp, depth + 1),
+                       "target": p._target is not None})
+    readout = value._default_readout_error
+    return {"$": "NoiseModel", "basis": [str(b) for b in value.basis_gates],
+            "default": [[str(n), error(e)] for n, e in value._default_quantum_errors.items()],
+            "local": [[str(n), [[[int(q) for q in qs], error(e)] for qs, e in errs.items()]]
+                      for n, errs in value._local_quantum_errors.items()],
+            "readout": None if readout is None else _enc(readout.probabilities, fp, depth + 1),
+            "readout_local": [[[int(q) for q in qs], _enc(e.probabilities, fp, depth + 1)]
+                              for qs, e in value._local_readout_errors.items()],
+            "passes": passes}
 
 
 def _enc_pub(pub: Any, fp: bool, depth: int) -> dict:
@@ -382,10 +552,123 @@ def _is_job(value: Any) -> bool:
     return isinstance(value, BasePrimitiveJob)
 
 
+class _TooDeep(UnsupportedValue):
+    """A value nested deeper than ``Bounds.depth`` (or containing itself): sent as a graph."""
+
+
+_GRAPH_KINDS = {"list": list, "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset}
+
+
+def _graph(value: Any, fp: bool) -> dict:
+    """``value`` as a graph of its plain containers (lists, tuples, dicts, sets, at any depth,
+    shared or containing themselves), without recursion: ``nodes[i] = [kind, items]`` where an
+    item is ``{"$": "ref", "i": j}`` or a leaf encoded as usual."""
+    nodes: list[Any] = []
+    index: dict[int, int] = {}
+    keep: list[Any] = []  # every object seen stays alive: its id stays its own
+    todo: list[Any] = []
+
+    def ref(v: Any) -> Any:
+        if isinstance(v, (list, tuple)) and type(v) not in (list, tuple):
+            v = list(v) if isinstance(v, list) else tuple(v)  # a subclass: its items
+        if type(v) not in (list, tuple, dict, set, frozenset):
+            return _enc(v, fp, 1)
+        if id(v) not in index:
+            if len(nodes) >= BOUNDS.items:
+                raise TransportLimit(f"a value of more than {BOUNDS.items} containers")
+            index[id(v)] = len(nodes)
+            nodes.append(None)
+            keep.append(v)
+            todo.append(v)
+        return {"$": "ref", "i": index[id(v)]}
+
+    root = ref(value)
+    while todo:
+        v = todo.pop()
+        if type(v) is dict:
+            items = [[ref(k), ref(x)] for k, x in v.items()]
+        else:
+            items = [ref(x) for x in v]
+            if type(v) in (set, frozenset):
+                items.sort(key=lambda x: json.dumps(x, sort_keys=True))
+        nodes[index[id(v)]] = [type(v).__name__, items]
+    return {"$": "graph", "root": root, "nodes": nodes}
+
+
+def _graph_dec(data: dict, budget: _Budget, depth: int) -> Any:
+    nodes = data.get("nodes")
+    if type(nodes) is not list or len(nodes) > budget.bounds.items:
+        raise PayloadError("graph: bad nodes")
+    for node in nodes:
+        budget.item()
+        if (type(node) is not list or len(node) != 2 or node[0] not in _GRAPH_KINDS
+                or type(node[1]) is not list):
+            raise PayloadError("graph: bad node")
+    objs: list[Any] = [_GRAPH_KINDS[k]() if k in ("list", "dict", "set") else None
+                       for k, _ in nodes]
+    built = [k in ("list", "dict", "set") for k, _ in nodes]
+
+    def target(x: Any) -> int | None:
+        if type(x) is dict and x.get("$") == "ref":
+            i = x.get("i")
+            if type(i) is not int or not 0 <= i < len(nodes):
+                raise PayloadError("graph: bad reference")
+            return i
+        return None
+
+    def value(x: Any) -> Any:
+        i = target(x)
+        if i is None:
+            return _dec(x, budget, depth + 1)
+        if not built[i]:
+            raise PayloadError("graph: a cycle through immutable containers")
+        return objs[i]
+
+    def flat(node: list) -> list:
+        return [y for x in node[1] for y in (x if node[0] == "dict" else [x])]
+
+    for start in range(len(nodes)):  # immutables first, children before parents, no recursion
+        stack, on_stack = [start], {start}
+        while stack:
+            i = stack[-1]
+            if built[i]:
+                on_stack.discard(stack.pop())
+                continue
+            waiting = {j for j in map(target, flat(nodes[i])) if j is not None and not built[j]}
+            if waiting & on_stack:
+                raise PayloadError("graph: a cycle through immutable containers")
+            if waiting:
+                stack.extend(waiting)
+                on_stack |= waiting
+                continue
+            items = [value(x) for x in nodes[i][1]]
+            objs[i] = tuple(items) if nodes[i][0] == "tuple" else _hashable(items, "frozenset")
+            built[i] = True
+            on_stack.discard(stack.pop())
+    for (kind, items), obj in zip(nodes, objs, strict=True):
+        if kind == "list":
+            obj.extend(value(x) for x in items)
+        elif kind == "set":
+            obj.update(_hashable([value(x) for x in items], "set"))
+        elif kind == "dict":
+            for pair in items:
+                if type(pair) is not list or len(pair) != 2:
+                    raise PayloadError("graph: bad dict item")
+                try:
+                    obj[value(pair[0])] = value(pair[1])
+                except TypeError:
+                    raise PayloadError("graph: unhashable key") from None
+    root = target(data.get("root"))
+    return objs[root] if root is not None else _dec(data.get("root"), budget, depth + 1)
+
+
 def encode(value: Any, *, fingerprint_mode: bool = False) -> Any:
     """Tagged JSON data for ``value``; unsupported types become an ``unsupported`` tag."""
     try:
-        return _enc(value, fingerprint_mode, 0)
+        try:
+            return _enc(value, fingerprint_mode, 0)
+        except (_TooDeep, RecursionError):
+            return _graph(value, fingerprint_mode)
     except TransportLimit as exc:
         return {"$": "unsupported", "type": str(exc), "limit": True}
     except UnsupportedValue as exc:
@@ -437,7 +720,7 @@ def _check_npy_header(data: bytes, bounds: Bounds) -> None:
         raise
     except Exception as exc:
         raise PayloadError(f"array: bad npy header ({type(exc).__name__}: {exc})") from None
-    if dtype.kind not in _PLAIN_DTYPES or dtype.hasobject:
+    if dtype.kind not in _ARRAY_DTYPES or dtype.hasobject:
         raise PayloadError(f"array: dtype {dtype} not accepted")
     if len(shape) > _MAX_DIM or any(d < 0 for d in shape):
         raise PayloadError("array: bad shape")
@@ -457,8 +740,8 @@ def _ndarray(data: Any, budget: _Budget) -> Any:
         arr = np.load(io.BytesIO(raw), allow_pickle=False)
     except Exception as exc:
         raise PayloadError(f"array: {type(exc).__name__}: {exc}") from None
-    if not isinstance(arr, np.ndarray) or arr.dtype.kind not in _PLAIN_DTYPES:
-        raise PayloadError("array: not a plain numeric array")
+    if not isinstance(arr, np.ndarray) or arr.dtype.kind not in _ARRAY_DTYPES:
+        raise PayloadError("array: not a plain array")
     budget.array(arr.size)
     return arr
 
@@ -511,11 +794,11 @@ def _circuit(data: dict, budget: _Budget) -> Any:
 
 def _int(text: Any, bounds: Bounds) -> int:
     if not isinstance(text, str) or len(text) > bounds.int_digits:
-        raise PayloadError("int: expected a bounded decimal string")
+        raise PayloadError("int: expected a bounded hexadecimal string")
     try:
-        return int(text)
+        return int(text, 16)
     except ValueError:
-        raise PayloadError("int: not a decimal") from None
+        raise PayloadError("int: not hexadecimal") from None
 
 
 def _float(v: Any) -> float:
@@ -762,19 +1045,48 @@ def _cnot_dihedral(data: dict, budget: _Budget, depth: int) -> Any:
 
 
 def _noise_model(data: dict, budget: _Budget, depth: int) -> Any:
-    import warnings
+    from qiskit.circuit import Delay
+    from qiskit.transpiler import Target
+    from qiskit_aer.noise import NoiseModel, QuantumError, ReadoutError
+    from qiskit_aer.noise.passes import RelaxationNoisePass
 
-    from qiskit_aer.noise import NoiseModel
+    def error(d: Any) -> Any:
+        if type(d) is not dict or type(d.get("circuits")) is not list:
+            raise PayloadError("NoiseModel: bad error")
+        circuits = [_circuit(c, budget) if type(c) is dict else None for c in d["circuits"]]
+        probs = [_float(p) for p in d.get("probs") or []]
+        if None in circuits or len(probs) != len(circuits):
+            raise PayloadError("NoiseModel: bad error")
+        return QuantumError(list(zip(circuits, probs, strict=True)))
 
-    d = _dec(data.get("dict"), budget, depth + 1)
-    if type(d) is not dict:
-        raise PayloadError("NoiseModel: expected a dict")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return NoiseModel.from_dict(d)
-    except Exception as exc:
-        raise PayloadError(f"NoiseModel: {type(exc).__name__}: {str(exc)[:200]}") from None
+    def qubits(v: Any) -> list:
+        if type(v) is not list or not all(type(q) is int and 0 <= q < 1 << 16 for q in v):
+            raise PayloadError("NoiseModel: bad qubits")
+        return v
+
+    basis = data.get("basis")
+    if type(basis) is not list or not all(type(b) is str for b in basis):
+        raise PayloadError("NoiseModel: bad basis gates")
+    nm = NoiseModel(basis_gates=basis)
+    for pair in data.get("default") or []:
+        nm.add_all_qubit_quantum_error(error(pair[1]), str(pair[0]), warnings=False)
+    for name, errs in data.get("local") or []:
+        for qs, e in errs:
+            nm.add_quantum_error(error(e), str(name), qubits(qs), warnings=False)
+    if data.get("readout") is not None:
+        nm.add_all_qubit_readout_error(ReadoutError(_ndarray(data["readout"], budget)),
+                                       warnings=False)
+    for qs, probs in data.get("readout_local") or []:
+        nm.add_readout_error(ReadoutError(_ndarray(probs, budget)), qubits(qs), warnings=False)
+    for p in data.get("passes") or []:
+        # on delays only, the pass reads a target for nothing but being there
+        target = Target() if p.get("target") is True else None
+        dt = _dec(p.get("dt"), budget, depth + 1)
+        nm._custom_noise_passes.append(RelaxationNoisePass(
+            _ndarray(p.get("t1s"), budget).tolist(), _ndarray(p.get("t2s"), budget).tolist(),
+            dt=None if dt is None else _float(dt), op_types=Delay,
+            excited_state_populations=_ndarray(p.get("p1s"), budget).tolist(), target=target))
+    return nm
 
 
 def _pub(data: dict, budget: _Budget, depth: int) -> Any:
@@ -902,17 +1214,54 @@ def _hashable_dict(pairs: Any) -> dict:
         raise PayloadError("dict view: unhashable key") from None
 
 
+def _deque(data: dict, budget: _Budget, depth: int) -> Any:
+    import collections
+
+    maxlen = data.get("maxlen")
+    if maxlen is not None and (type(maxlen) is not int or maxlen < 0):
+        raise PayloadError("deque: bad maxlen")
+    return collections.deque(_seq(data, budget, depth, "deque"), maxlen)
+
+
+def _fraction(data: dict, budget: _Budget, depth: int) -> Any:
+    import fractions
+
+    parts = _seq(data, budget, depth, "Fraction")
+    if len(parts) != 2 or not all(type(p) is int for p in parts) or parts[1] == 0:
+        raise PayloadError("Fraction: expected [numerator, denominator]")
+    return fractions.Fraction(*parts)
+
+
+def _decimal(data: dict, budget: _Budget, depth: int) -> Any:
+    import decimal
+
+    text = data.get("v")
+    if type(text) is not str or len(text) > budget.bounds.int_digits:
+        raise PayloadError("Decimal: expected a bounded string")
+    try:
+        return decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        raise PayloadError("Decimal: not a number") from None
+
+
 _DECODERS = {
     "range": _range,
+    "graph": _graph_dec,
+    "bytes": lambda d, b, _: _unb64(d.get("b64"), b.bounds),
+    "bytearray": lambda d, b, _: bytearray(_unb64(d.get("b64"), b.bounds)),
+    "deque": _deque,
+    "Fraction": _fraction,
+    "Decimal": _decimal,
     "keys": _view, "values": _view, "items": _view,
-    "iter": lambda d, b, depth: iter(_seq(d, b, depth, "iter")),
+    "iter": lambda d, b, depth: _Items(_seq(d, b, depth, "iter"), d.get("more") is True),
+    "np0d": lambda d, b, _: _ndarray({"$": "ndarray", "npy": d.get("npy")}, b)[()],
     "Target": _target,
     "CNOTDihedral": _cnot_dihedral,
     "NoiseModel": _noise_model,
     "PubResult": _pub,
     "PrimitiveResult": _primitive_result,
     "job": _job,
-    "int": lambda d, b, _: _int(d.get("v"), b.bounds),
+    "int": lambda d, b, _: _int(d.get("x"), b.bounds),
     "float": lambda d, b, _: _float(d),
     "complex": lambda d, b, depth: complex(*map(_float, _seq(d, b, depth, "complex")[:2])),
     "tuple": lambda d, b, depth: tuple(_seq(d, b, depth, "tuple")),
@@ -943,7 +1292,7 @@ def decode(data: Any, bounds: Bounds = BOUNDS) -> Any:
         raise PayloadError("nested too deeply") from None
     except (PayloadError, UnsupportedValue):
         raise
-    except (TypeError, ValueError, OverflowError, MemoryError) as exc:
+    except Exception as exc:  # total: whatever the bytes, a malformed payload and no crash
         raise PayloadError(f"{type(exc).__name__}: {str(exc)[:200]}") from None
 
 

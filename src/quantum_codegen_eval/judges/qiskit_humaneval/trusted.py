@@ -210,7 +210,14 @@ class Proxy:
         call = {"fp": fp, "rng": self.t.encode(rng_state()),
                 "args": [self.t.encode(a) for a in args],
                 "kwargs": [[k, self.t.encode(v)] for k, v in kwargs.items()]}
-        size = len(json.dumps(call))
+        text = json.dumps(call)
+        if '"$": "unsupported"' in text:
+            if i > self.need_from:  # e.g. a stand-in passed on as an argument: ask it later
+                raise SpeculationEnd()
+            self.need_from = None  # nothing to ask: the check ends here
+            raise ProxyFailure("limit", "an argument check() passes that cannot be sent to the "
+                               "program", i)
+        size = len(text)
         if (len(self.speculated) >= MAX_SPECULATED
                 or self.spec_bytes + size > MAX_SPECULATED_BYTES and self.speculated):
             raise SpeculationEnd()
@@ -271,9 +278,11 @@ def main(transport_source, check_source, entry_point):
     candidate.__name__ = candidate.__qualname__ = entry_point
     ns = {"__name__": "__qce_check__", "__builtins__": __builtins__}
     outcome = None
+    stage = "setup"  # where an exception not re-raised from the candidate comes from
     try:
         exec(compile(check_source, "<test>", "exec"), ns)
         ns[entry_point] = candidate
+        stage = "check"
         ns["check"](candidate)
         outcome = {"result": "pass"}
     except SpeculationEnd:
@@ -281,13 +290,15 @@ def main(transport_source, check_source, entry_point):
     except ProxyFailure as exc:
         outcome = {"result": "proxy", "reason": exc.reason, "message": exc.message,
                    "index": exc.index}
+    except t.IteratorLimit as exc:
+        outcome = {"result": "proxy", "reason": "limit", "message": str(exc), "index": None}
     except BaseException as exc:
         name = getattr(exc, "_qce_candidate", None)
         try:
             message = str(exc)[:2000]
         except BaseException:
             message = "<unprintable>"
-        outcome = {"result": "fail", "origin": "candidate" if name else "check",
+        outcome = {"result": "fail", "origin": "candidate" if name else stage,
                    "type": name or type(exc).__name__, "message": message}
     if proxy.need_from is not None:
         emit({"state": "need", "from": proxy.need_from, "used": proxy.used,
