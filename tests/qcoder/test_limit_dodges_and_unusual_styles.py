@@ -159,10 +159,18 @@ PROGRAMS = [  # judged on the circuit (static check on)
      H + "def solve():\n    sub = QuantumCircuit(1)\n    sub.h(0)\n    g = sub.to_gate()\n"
      "    inner = QuantumCircuit(1)\n    inner.append(g, [0])\n    g.definition = inner\n"
      "    qc = QuantumCircuit(1)\n    qc.append(g, [0])\n    return qc\n", "RE", ""),
-    ("rename-the-oracle-to-x", "QPC003_Ex1",  # the oracle renamed is the program's own (empty) gate
+    # the oracle renamed is the program's own gate, but its definition holds the oracle gate
+    # (since 2026-12-03, see test_oracle_routes.py): one counted use of the oracle, AC (was WA)
+    ("rename-the-oracle-to-x", "QPC003_Ex1",
      get_spec("QPC003_Ex1").reference.replace(
          "    qc.compose(o, inplace=True)\n",
-         "    o.data[0].operation.name = 'x'\n    qc.compose(o, inplace=True)\n"), "WA", "fidelity"),
+         "    o.data[0].operation.name = 'x'\n    qc.compose(o, inplace=True)\n"), "AC", ""),
+    # renamed and used three times: three counted uses, over the limit of one
+    ("rename-the-oracle-thrice", "QPC003_Ex1",
+     get_spec("QPC003_Ex1").reference.replace(
+         "    qc.compose(o, inplace=True)\n",
+         "    o.data[0].operation.name = 'x'\n" + "    qc.compose(o, inplace=True)\n" * 3),
+     "DLE", "3 applications"),
     ("redefine-the-oracle", "QPC003_Ex1",  # a definition carried by the oracle is ignored
      get_spec("QPC003_Ex1").reference.replace(
          "    qc.compose(o, inplace=True)\n",
