@@ -17,10 +17,17 @@ programs of many samples through one sandbox pool in parallel, in *stages*:
 
 ``judge_one`` does all stages with a sandbox, for single use (``qce judge``); ``judge_many``
 judges a batch with one pool, stage by stage.
+
+A judge that is ``deterministic`` (the same verdict for the same input within one judge
+instance: its random choices seeded, docs/evaluate.md says why for each) names that input with
+``reads(problem, completion)``: exactly the text its jobs and its decision depend on. ``evaluate``
+judges each distinct ``(problem, reads(...))`` once and gives its verdict to every copy
+(:func:`program_key`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -32,10 +39,24 @@ MAX_STAGES = 16
 
 class Judge(Protocol):
     benchmark: str
+    #: the same ``reads(...)`` always gets the same verdict from this instance
+    deterministic: bool
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict: ...
 
     def decide(self, problem: Any, completion: str, results: list[Any]) -> list[Any] | Verdict: ...
+
+    def reads(self, problem: Any, completion: str) -> str | None: ...
+
+
+def program_key(judge: Any, completion: str, problem: Any) -> str | None:
+    """A hash of what ``judge`` reads of ``completion`` for ``problem``, or ``None`` when copies
+    must each be judged (a judge not declared ``deterministic``, or without ``reads``)."""
+    if getattr(judge, "deterministic", False) is not True or not hasattr(judge, "reads"):
+        return None
+    text = judge.reads(problem, completion)
+    data = b"\x00" if text is None else b"\x01" + text.encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()[:32]
 
 
 def judge_error(judge: Any, problem_id: str, message: str) -> Verdict:

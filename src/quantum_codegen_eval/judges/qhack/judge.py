@@ -98,6 +98,9 @@ class QHackJudge:
     """
 
     benchmark = "qhack"
+    #: the official harness and tests run on the program's data in a fixed era interpreter;
+    #: random choices are seeded (docs/evaluate.md)
+    deterministic = True
 
     def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
                  startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,
@@ -116,6 +119,12 @@ class QHackJudge:
         self.shims = shims
         self._pythons: dict[str, str | None] = {}
         self._env_python = env_python
+
+    def reads(self, problem: Any, completion: str) -> str | None:
+        """What the verdict depends on: the extracted code (``None``: no code)."""
+        from ...codeblocks import extract_code
+
+        return extract_code(completion or "", plain_ok=True)
 
     # -- planning
     def interpreter(self, problem: Any) -> str | None:
