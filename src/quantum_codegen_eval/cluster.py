@@ -62,7 +62,7 @@ class Cluster:
         if isinstance(scheduler, distributed.Client):
             return cls(scheduler.get_executor(), scheduler, False, fallback)
         try:
-            client = distributed.Client(scheduler, timeout=30)
+            client = distributed.Client(scheduler)  # connect timeout: dask's config
         except OSError as exc:
             raise ClusterError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
         return cls(client.get_executor(), client, True, fallback)

@@ -233,8 +233,7 @@ def evaluate(
             message = missing_interpreter_message(exc.python, exc.worker,
                                                   _interpreters(bench, planned))
         raise ClusterError(f"{message}; {len(run.verdicts)} of {len(samples)} results kept"
-                           + (f" in {store_path}; resume with resume=True (--resume)"
-                              if store_path else "")) from None
+                           + (f" in {store_path}" if store_path else "")) from None
     finally:
         _stop(sandbox if own_sandbox else None, result_store, bar)
         if cluster is not None:
