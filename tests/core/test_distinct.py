@@ -122,3 +122,13 @@ def test_resume_reuses_a_stored_verdict_of_the_same_program(sandbox, tmp_path):
     records = [json.loads(line) for line in store.read_text().splitlines()]
     assert len(records) == 5
     assert {r["key"]: r.get("same_program_as") for r in records}[f"{BELL}#1"] == f"{BELL}#0"
+
+
+def test_a_check_drawing_afresh_each_judging_judges_every_copy():
+    """QHack's office_hijinks_300 check seeds its hidden draws anew each time: no sharing."""
+    from quantum_codegen_eval.benchmarks import qhack
+
+    judge = qhack.make_judge()
+    code = fenced("def f():\n    return 1\n")
+    assert program_key(judge, code, {"id": "2023/office_hijinks_300"}) is None
+    assert program_key(judge, code, {"id": "2023/office_hijinks_200"}) is not None

@@ -20,7 +20,8 @@ judges a batch with one pool, stage by stage.
 
 A judge that is ``deterministic`` (the same verdict for the same input within one judge
 instance: its random choices seeded, docs/evaluate.md says why for each) names that input with
-``reads(problem, completion)``: exactly the text its jobs and its decision depend on. ``evaluate``
+``reads(problem, completion)``: exactly the text its jobs and its decision depend on; an
+optional ``repeatable(problem)`` excludes a problem whose check draws afresh on every judging. ``evaluate``
 judges each distinct ``(problem, reads(...))`` once and gives its verdict to every copy
 (:func:`program_key`).
 """
@@ -51,8 +52,12 @@ class Judge(Protocol):
 
 def program_key(judge: Any, completion: str, problem: Any) -> str | None:
     """A hash of what ``judge`` reads of ``completion`` for ``problem``, or ``None`` when copies
-    must each be judged (a judge not declared ``deterministic``, or without ``reads``)."""
+    must each be judged (a judge not declared ``deterministic``, without ``reads``, or whose
+    ``repeatable(problem)`` says this problem's check draws afresh each time)."""
     if getattr(judge, "deterministic", False) is not True or not hasattr(judge, "reads"):
+        return None
+    repeatable = getattr(judge, "repeatable", None)
+    if repeatable is not None and not repeatable(problem):
         return None
     text = judge.reads(problem, completion)
     data = b"\x00" if text is None else b"\x01" + text.encode("utf-8", "surrogatepass")

@@ -126,6 +126,12 @@ class QHackJudge:
 
         return extract_code(completion or "", plain_ok=True)
 
+    def repeatable(self, problem: Any) -> bool:
+        """False where the trusted check seeds the harness's hidden draws afresh on each judging
+        (:mod:`.record`, ``hidden_draws``): copies of a program are then judged each."""
+        recorded = record.RECORD_CHECKS.get(get(problem, "id"))
+        return recorded is None or not recorded.hidden_draws
+
     # -- planning
     def interpreter(self, problem: Any) -> str | None:
         if self.python is not None:
