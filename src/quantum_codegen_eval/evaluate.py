@@ -131,6 +131,8 @@ def evaluate(
     bad_k = [x for x in k if not isinstance(x, int) or isinstance(x, bool) or x < 1]
     if bad_k:  # before judging anything, not after
         raise ValueError(f"pass@k: k must be a positive integer, got {bad_k[0]!r}")
+    if sandbox is not None and (scheduler is not None or executor is not None):
+        raise ValueError("give sandbox= or scheduler=/executor=, not both")
     bench = benchmark if isinstance(benchmark, Benchmark) else get(benchmark)
     if config is not None or problems is None:  # the default config, named in the report
         config = bench.check_config(config)
