@@ -11,8 +11,9 @@ check) plus broken ones made here (a program cut off after a third and two third
 truncated model output); a challenge without any program there gets the challenge's own
 unfilled template (wrong) and its truncations. Repetition, as LLM samples repeat: each system
 knows a challenge with its own probability (the known-good program is then its usual answer,
-else one wrong or broken program is); each sample is that usual answer with probability
-``--repeat`` (default 0.6), else any program of the challenge's pool; all systems draw from
+else a wrong program, or with probability 0.3 a broken one, is); each sample is that usual
+answer with probability ``--repeat`` (default 0.6), else a draw from the challenge's pool (a
+kind uniformly, then a program of it); all systems draw from
 the same pool, so systems give identical answers; the code is wrapped in varying prose, or
 given plain, which the extraction rule removes.
 
@@ -61,9 +62,16 @@ class Pool:
     wrong: list[str] = field(default_factory=list)
     broken: list[str] = field(default_factory=list)
 
-    def all(self) -> list[tuple[str, str]]:
-        return ([("good", p) for p in self.good] + [("wrong", p) for p in self.wrong]
-                + [("broken", p) for p in self.broken])
+    def kinds(self) -> dict[str, list[str]]:
+        return {k: v for k, v in (("good", self.good), ("wrong", self.wrong),
+                                  ("broken", self.broken)) if v}
+
+    def draw(self, rng: random.Random, kinds: tuple[str, ...] = ("good", "wrong", "broken"),
+             ) -> tuple[str, str]:
+        """A kind (uniformly among those this pool has), then one of its programs."""
+        have = self.kinds()
+        kind = rng.choice([k for k in kinds if k in have] or list(have))
+        return kind, rng.choice(have[kind])
 
 
 def _truncations(program: str) -> list[str]:
@@ -97,14 +105,13 @@ def predictions(pools_: dict[str, Pool], systems: int, samples: int, repeat: flo
     rng = random.Random(seed)
     rows, kinds = [], {}
     for cid, pool in pools_.items():
-        every = pool.all()
         for s in range(systems):
             if pool.good and rng.random() < SKILL[s % len(SKILL)]:
                 usual = ("good", pool.good[0])
-            else:
-                usual = rng.choice([k for k in every if k[0] != "good"] or every)
+            else:  # a wrong answer more often than a broken one
+                usual = pool.draw(rng, ("wrong",) if rng.random() < 0.7 else ("broken",))
             for j in range(samples):
-                kind, program = usual if rng.random() < repeat else rng.choice(every)
+                kind, program = usual if rng.random() < repeat else pool.draw(rng)
                 prose = rng.choice(PROSE)
                 completion = (program if prose == "" and rng.random() < 0.5
                               else f"{prose}```python\n{program}```\n")

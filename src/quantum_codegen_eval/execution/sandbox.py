@@ -511,6 +511,7 @@ class Sandbox:
         self._all_slots: list[_Slot] = []
         self._closed = False
         self._pool: ThreadPoolExecutor | None = None
+        self._remote: set[Future[RunResult]] = set()  # executor jobs not done yet
 
     # ------------------------------------------------------------------ public API
 
@@ -546,6 +547,9 @@ class Sandbox:
                 self._pool = ThreadPoolExecutor(max_workers=self.workers)
         if self.executor is not None:
             inner = self.executor.submit(_remote_run, self._config, job)
+            with self._lock:
+                self._remote.add(inner)
+            inner.add_done_callback(self._remote.discard)
             return self._pool.submit(_await_remote, inner, job)
         return self._pool.submit(self.run_job, job)
 
@@ -562,6 +566,8 @@ class Sandbox:
             self._closed = True
         for slot in self._all_slots:  # in-flight jobs end now, not when they finish
             slot.abort()
+        for inner in list(self._remote):  # a dask future cancelled releases its task
+            inner.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
         for slot in self._all_slots:
