@@ -268,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|" + "---|" * len(cols))
     for f in figures:
         print("| " + " | ".join(str(f[c]) for c in cols) + " |")
+    print(f"challenges: {', '.join(chosen)}")
     for f in figures:
         print(f"{f['mode']} statuses: {f['statuses']}")
     status = 0
