@@ -150,3 +150,21 @@ def test_cli_scheduler_unreachable_is_one_line_exit_4(tmp_path):
     assert len(lines) == 1 and "cannot reach the dask scheduler" in lines[0], proc.stderr
     assert "Traceback" not in proc.stderr
     assert "resume with: qce evaluate" in lines[0]
+
+
+def test_resume_on_a_new_cluster_keeps_what_the_first_one_stored(cluster, expected, tmp_path):
+    """The first cluster judges part of the run and goes away; the resumed run on another
+    cluster keeps every stored record as it was and judges only the rest."""
+    store = tmp_path / "results.jsonl"
+    rows = _rows()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as first:
+        evaluate(rows[:4], "sample", "qiskit", k=(1,), scheduler=first.scheduler_address,
+                 store=store)
+    kept = store.read_bytes()
+    report = evaluate(rows, "sample", "qiskit", k=(1,), scheduler=cluster.scheduler_address,
+                      store=store, resume=True)
+    assert _verdicts(report) == expected
+    assert store.read_bytes().startswith(kept)
+    keys = [json.loads(line)["key"] for line in store.read_text().splitlines()]
+    assert sorted(keys) == sorted(expected)  # each once: nothing judged twice
