@@ -23,6 +23,8 @@ from typing import Any
 IN_FLIGHT_PER_THREAD = 2
 #: the local threads waiting on remote jobs (they only wait): the most jobs ever in flight
 MAX_IN_FLIGHT = 512
+#: seconds to wait for a first worker (a batch system may start them late)
+WAIT_FOR_WORKERS = 600
 
 
 class ClusterError(RuntimeError):
@@ -91,7 +93,11 @@ class Cluster:
         from .execution import missing_interpreters
 
         if not self.client.scheduler_info().get("workers"):
-            self.client.wait_for_workers(1, timeout=600)
+            try:
+                self.client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
+            except TimeoutError:
+                raise ClusterError(f"no worker joined the cluster within {WAIT_FOR_WORKERS} s"
+                                   ) from None
         missing = self.client.run(missing_interpreters, sorted(interpreters))
         problems = [(worker, path) for worker, paths in sorted(missing.items())
                     for path in paths]
