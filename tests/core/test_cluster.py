@@ -170,3 +170,39 @@ def test_resume_on_a_new_cluster_keeps_what_the_first_one_stored(cluster, expect
     assert store.read_bytes().startswith(kept)
     keys = [json.loads(line)["key"] for line in store.read_text().splitlines()]
     assert sorted(keys) == sorted(expected)  # each once: nothing judged twice
+
+
+def test_ctrl_c_on_a_cluster_run_keeps_results_and_returns_promptly(cluster, tmp_path):
+    """The remote jobs still running are cancelled, not waited for (they sleep 120 s)."""
+    bell = "sample/qk_bell_circuit"
+    right = ("```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n"
+             "    qc.cx(0, 1)\n    return qc\n```")
+    sleep = "```python\ndef bell_circuit():\n    import time\n    time.sleep(120)\n```"
+    preds = tmp_path / "p.jsonl"
+    preds.write_text(json.dumps({"id": bell, "sample": 0, "completion": right}) + "\n"
+                     + json.dumps({"id": bell, "sample": 1, "completion": sleep}) + "\n")
+    out = tmp_path / "out"
+    store = out / "results.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quantum_codegen_eval", "evaluate", str(preds), "--benchmark",
+         "sample", "--config", "qiskit", "--out", str(out), "-k", "1", "--no-progress",
+         "--scheduler", cluster.scheduler_address],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and not (store.exists() and store.read_text()):
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.2)
+        time.sleep(3)  # the sleeper is running on a worker now
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=100)
+        stopped = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "1 of 2 results kept" in err and "--resume" in err, err
+    assert "Traceback" not in err
+    assert stopped < 60, stopped
+    assert [json.loads(line)["key"] for line in store.read_text().splitlines()] == [f"{bell}#0"]
