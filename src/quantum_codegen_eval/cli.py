@@ -26,6 +26,8 @@ import sys
 from pathlib import Path
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: the cluster cannot judge (a worker lacks an environment, a worker lost): results kept, resume
+EXIT_CLUSTER = 4
 
 
 def _builders() -> dict[str, str]:
@@ -96,6 +98,10 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--resume", action="store_true", help="reuse results already in the store")
     ev.add_argument("-k", type=int, action="append", help="pass@k values (repeatable; default 1 5)")
     ev.add_argument("--workers", type=int, help="parallel sandbox workers (default: CPU count)")
+    ev.add_argument("--scheduler", metavar="ADDRESS",
+                    help="judge on a dask.distributed cluster (e.g. tcp://host:8786; docs/cluster.md)")
+    ev.add_argument("--judge-copies", action="store_true",
+                    help="judge every copy of an identical program (default: each program once)")
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
@@ -257,6 +263,7 @@ def _resume_command(argv: list[str]) -> str:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
+    from .cluster import ClusterError
     from .evaluate import EvaluationInterrupted, evaluate
 
     bad_k = [k for k in args.k or () if k < 1]
@@ -268,8 +275,13 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         report = evaluate(
             args.predictions, args.benchmark, args.config, data_dir=args.data_dir,
             k=tuple(args.k or (1, 5)), workers=args.workers, store=store, resume=args.resume,
-            progress=not args.no_progress,
+            progress=not args.no_progress, scheduler=args.scheduler,
+            judge_copies=args.judge_copies,
         )
+    except ClusterError as exc:
+        print(f"\nqce evaluate: {exc}; resume with: {_resume_command(args.argv)}",
+              file=sys.stderr)
+        return EXIT_CLUSTER
     except EvaluationInterrupted as exc:
         print(f"\nqce evaluate: interrupted; {exc.kept} of {exc.total} results kept in {store}; "
               f"resume with: {_resume_command(args.argv)}", file=sys.stderr)

@@ -9,6 +9,10 @@ job of a sample is back its verdict is decided, given its error class (:func:`.v
 with_error_class`) and appended to the result store, so an interrupted run resumes
 (``resume=True``) without redoing or duplicating a sample. The code metrics are computed at the
 end (:mod:`.scoring`) and the report renders the lot (:mod:`.report`).
+
+Samples of one problem whose program is identical (what a ``deterministic`` judge ``reads``:
+:func:`.judges.base.program_key`) are judged once; every copy gets that verdict and its own
+record. ``scheduler=`` / ``executor=`` send the jobs to a dask cluster (:mod:`.cluster`).
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ import sys
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .benchmarks.base import Benchmark, get
-from .judges.base import judge_error
+from .judges.base import judge_error, program_key
 from .predictions import Sample, read_predictions
 from .verdict import Verdict, classify_error, with_error_class
 
@@ -102,15 +107,23 @@ def evaluate(
     sandbox: Any = None,
     judge_options: dict[str, Any] | None = None,
     progress: bool = False,
+    judge_copies: bool = False,
+    scheduler: Any = None,
+    executor: Any = None,
 ) -> Report:
     """Judge and score ``predictions`` on ``benchmark``; returns a :class:`~.report.Report`.
 
     ``problems`` (records by id) and ``judge`` override the benchmark's own, e.g. for a local
     subset. ``store`` is a JSONL result store: with ``resume=True`` samples already in it (same
-    completion) are not judged again; without it an existing store is an error, never appended to.
+    completion, or the same program of a deterministic judge) are not judged again; without it an
+    existing store is an error, never appended to. Identical programs of one problem are judged
+    once unless ``judge_copies``. ``scheduler`` (a dask scheduler address or ``Client``) or
+    ``executor`` (e.g. ``client.get_executor()``) spread the jobs over a cluster; a
+    :class:`~.cluster.ClusterError` stops the run with every decided verdict stored.
     Ctrl-C raises :class:`EvaluationInterrupted` once in-flight jobs are stopped.
     """
-    from .execution import ResultStore, Sandbox
+    from .cluster import Cluster, ClusterError
+    from .execution import ExecutorError, InterpreterMissing, ResultStore, Sandbox
     from .scoring import score, summarise
 
     started = time.time()
@@ -118,6 +131,8 @@ def evaluate(
     bad_k = [x for x in k if not isinstance(x, int) or isinstance(x, bool) or x < 1]
     if bad_k:  # before judging anything, not after
         raise ValueError(f"pass@k: k must be a positive integer, got {bad_k[0]!r}")
+    if sandbox is not None and (scheduler is not None or executor is not None):
+        raise ValueError("give sandbox= or scheduler=/executor=, not both")
     bench = benchmark if isinstance(benchmark, Benchmark) else get(benchmark)
     if config is not None or problems is None:  # the default config, named in the report
         config = bench.check_config(config)
@@ -143,18 +158,34 @@ def evaluate(
         result_store = ResultStore(store_path, key="key")
         done = {record["key"]: record for record in result_store.records()}
 
-    verdicts: dict[str, Verdict] = {}
     planned: dict[str, tuple[Sample, list[Any]]] = {}
+    run = _Run(bench.name, config, result_store)
+    programs = _program_keys(samples, problems, judge)
+    by_program = _stored_programs(done.values(), run)
     bar = _Progress(len(samples), progress)
     own_sandbox = False
+    cluster = None
     try:
         for sample in samples:
             key = sample.key
+            group = None if judge_copies else programs.get(key)
             prior = done.get(key)
             if prior is not None:
-                verdicts[key] = with_error_class(_stored_verdict(store, prior, sample, bench.name,
-                                                                 config))
+                run.verdicts[key] = with_error_class(_stored_verdict(store, prior, sample,
+                                                                     bench.name, config))
+                if group is not None:
+                    run.decided.setdefault(group, (key, run.verdicts[key]))
                 bar.update()
+                continue
+            if group is not None and group not in run.decided and group in by_program:
+                run.decided[group] = _stored_program(store, by_program[group], sample, run)
+            if group is not None and group in run.decided:
+                first, verdict = run.decided[group]
+                run.finish(sample, verdict, same_as=first, group=group)
+                bar.update()
+                continue
+            if group is not None and group in run.leaders:  # its first copy is being judged
+                run.copies.setdefault(run.leaders[group], []).append(sample)
                 continue
             if sample.format_error:
                 verdict = format_verdict(bench.name, sample, sample.format_error)
@@ -171,30 +202,51 @@ def evaluate(
                                        f"failed to plan: {type(exc).__name__}: {exc}")
                 if not isinstance(jobs, Verdict):
                     planned[key] = (sample, list(jobs))
+                    if group is not None:
+                        run.leaders[group] = key
                     continue
                 verdict = jobs
-            verdicts[key] = with_error_class(verdict)
-            if result_store is not None:
-                _save(result_store, key, sample, verdicts[key], (bench.name, config))
+            run.finish(sample, verdict, group=group)
             bar.update()
 
         own_sandbox = sandbox is None and any(jobs for _, jobs in planned.values())
         if own_sandbox:
-            sandbox = Sandbox(workers=workers)
+            cluster = Cluster.connect(scheduler, executor, workers)
+            if cluster is not None:
+                cluster.check_workers(_interpreters(bench, planned))
+                from .cluster import MAX_IN_FLIGHT
+
+                sandbox = Sandbox(executor=cluster.executor, workers=MAX_IN_FLIGHT)
+            else:
+                sandbox = Sandbox(workers=workers)
         if planned:
-            _run_planned(planned, judge, problems, sandbox, verdicts, result_store, bar,
-                         (bench.name, config))
+            slots = cluster.slots if cluster is not None else None
+            _run_planned(planned, judge, problems, sandbox, run, bar, slots)
     except KeyboardInterrupt:
         _stop(sandbox if own_sandbox else None, result_store, bar)
         # every decided verdict is in the store (saved as it was decided, or read from it)
-        raise EvaluationInterrupted(len(verdicts), len(samples), store_path) from None
+        raise EvaluationInterrupted(len(run.verdicts), len(samples), store_path) from None
+    except (ExecutorError, ClusterError) as exc:
+        _stop(sandbox if own_sandbox else None, result_store, bar)
+        message = str(exc)
+        if isinstance(exc, InterpreterMissing):
+            from .cluster import missing_interpreter_message
+
+            message = missing_interpreter_message(exc.python, exc.worker,
+                                                  _interpreters(bench, planned))
+        raise ClusterError(f"{message}; {len(run.verdicts)} of {len(samples)} results kept"
+                           + (f" in {store_path}" if store_path else "")) from None
     finally:
         _stop(sandbox if own_sandbox else None, result_store, bar)
+        if cluster is not None:
+            cluster.close()
 
     scores = score(bench, config, samples, problems, metrics)
-    return summarise(bench=bench, config=config, samples=samples, verdicts=verdicts,
-                     problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),
-                     seconds=time.time() - started)
+    report = summarise(bench=bench, config=config, samples=samples, verdicts=run.verdicts,
+                       problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),
+                       seconds=time.time() - started)
+    report.summary["programs"] = _program_counts(samples, programs, judge_copies)
+    return report
 
 
 def _stop(sandbox: Any, store: Any, bar: _Progress) -> None:
@@ -212,11 +264,114 @@ def _stop(sandbox: Any, store: Any, bar: _Progress) -> None:
             signal.signal(signal.SIGINT, previous)
 
 
-def _save(store: Any, key: str, sample: Sample, verdict: Verdict,
-          run: tuple[str, str | None]) -> None:
-    store.add({"key": key, "problem_id": sample.problem_id, "sample": sample.index,
-               "benchmark": run[0], "config": run[1],
-               "completion_hash": completion_hash(sample.completion), "verdict": verdict.to_dict()})
+@dataclass
+class _Run:
+    """The verdicts of one run and the bookkeeping of identical programs: a program's first
+    copy (its leader) is judged, later copies wait for it or reuse a decided verdict."""
+
+    benchmark: str
+    config: str | None
+    store: Any
+    verdicts: dict[str, Verdict] = field(default_factory=dict)
+    #: program -> (key of the sample judged for it, its verdict)
+    decided: dict[tuple[str, str], tuple[str, Verdict]] = field(default_factory=dict)
+    leaders: dict[tuple[str, str], str] = field(default_factory=dict)  # program -> leader key
+    copies: dict[str, list[Sample]] = field(default_factory=dict)  # leader key -> waiting copies
+
+    def finish(self, sample: Sample, verdict: Verdict, *, same_as: str | None = None,
+               group: tuple[str, str] | None = None) -> list[Sample]:
+        """Record ``sample``'s verdict (stored at once); returns the copies it decides too."""
+        verdict = with_error_class(verdict)
+        self.verdicts[sample.key] = verdict
+        if self.store is not None:
+            _save(self.store, sample, verdict, (self.benchmark, self.config),
+                  program=group[1] if group else None, same_as=same_as)
+        if group is not None and same_as is None:
+            self.decided.setdefault(group, (sample.key, verdict))
+        waiting = self.copies.pop(sample.key, [])
+        for copy in waiting:
+            self.finish(copy, verdict, same_as=sample.key, group=group)
+        return waiting
+
+
+def _program_keys(samples: list[Sample], problems: dict[str, Any], judge: Any
+                  ) -> dict[str, tuple[str, str]]:
+    """sample key -> (problem id, program key) for the samples a copy of which may share a
+    verdict (a known problem, a deterministic judge)."""
+    out: dict[str, tuple[str, str]] = {}
+    for s in samples:
+        if s.format_error or s.problem_id not in problems:
+            continue
+        try:
+            key = program_key(judge, s.completion, problems[s.problem_id])
+        except Exception:  # noqa: BLE001 - judged on its own; the judge will say what is wrong
+            key = None
+        if key is not None:
+            out[s.key] = (s.problem_id, key)
+    return out
+
+
+def _program_counts(samples: list[Sample], programs: dict[str, tuple[str, str]],
+                    judge_copies: bool) -> dict[str, Any]:
+    """distinct / total: a sample without a program key counts as a distinct program."""
+    distinct = len(set(programs.values())) + sum(s.key not in programs for s in samples)
+    return {"samples": len(samples), "distinct": distinct, "copies": len(samples) - distinct,
+            "copies_judged_once": not judge_copies}
+
+
+def _stored_programs(records: Iterable[dict[str, Any]], run: _Run
+                     ) -> dict[tuple[str, str], dict[str, Any]]:
+    """(problem id, program key) -> the first stored record judged for it in this benchmark
+    and config (a resumed copy reuses it)."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for rec in records:
+        program = rec.get("program_key")
+        if (isinstance(program, str) and isinstance(rec.get("problem_id"), str)
+                and (rec.get("benchmark"), rec.get("config")) == (run.benchmark, run.config)):
+            out.setdefault((rec["problem_id"], program), rec)
+    return out
+
+
+def _stored_program(store: Any, record: dict[str, Any], sample: Sample, run: _Run
+                    ) -> tuple[str, Verdict]:
+    """A stored verdict of the same program, for a copy judged in no earlier run."""
+    try:
+        verdict = Verdict.from_dict(record["verdict"])
+    except Exception as exc:  # noqa: BLE001 - a hand-edited or foreign record
+        raise ValueError(f"result store {store}: {record.get('key')}: unreadable stored verdict "
+                         f"({type(exc).__name__}); use a new store") from None
+    if verdict.problem_id != sample.problem_id:
+        raise ValueError(f"result store {store}: {record.get('key')} holds a verdict of "
+                         f"{verdict.problem_id!r}, not {sample.problem_id!r}; use a new store")
+    return str(record.get("key")), with_error_class(verdict)
+
+
+def _interpreters(bench: Benchmark, planned: dict[str, tuple[Sample, list[Any]]]
+                  ) -> dict[str, str | None]:
+    """The interpreters the planned jobs name -> the benchmark's environment of that path."""
+    paths = {job.python for _, jobs in planned.values() for job in jobs
+             if getattr(job, "python", None)}
+    names: dict[str, str] = {}
+    if paths and bench.environments:
+        manager = bench.loader.environments()
+        for name in bench.environments:
+            try:
+                names[str(manager.env_python(name, create=False))] = name
+            except (FileNotFoundError, ValueError):
+                continue
+    return {p: names.get(p) for p in sorted(paths)}
+
+
+def _save(store: Any, sample: Sample, verdict: Verdict, run: tuple[str, str | None], *,
+          program: str | None = None, same_as: str | None = None) -> None:
+    record = {"key": sample.key, "problem_id": sample.problem_id, "sample": sample.index,
+              "benchmark": run[0], "config": run[1],
+              "completion_hash": completion_hash(sample.completion), "verdict": verdict.to_dict()}
+    if program is not None:
+        record["program_key"] = program
+    if same_as is not None:
+        record["same_program_as"] = same_as
+    store.add(record)
 
 
 def _stored_verdict(store: Any, prior: dict[str, Any], sample: Sample, benchmark: str,
@@ -239,9 +394,10 @@ def _stored_verdict(store: Any, prior: dict[str, Any], sample: Sample, benchmark
     return verdict
 
 
-def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar, run) -> None:
+def _run_planned(planned, judge, problems, sandbox, run: _Run, bar, slots=None) -> None:
     """Run every sample's jobs through one pool, stage by stage; decide a sample when the last
-    job of its current stage is back (``decide`` returns the verdict or the next stage)."""
+    job of its current stage is back (``decide`` returns the verdict or the next stage).
+    ``slots()``: how many jobs to keep in flight (default: the sandbox's workers)."""
     import heapq
     import itertools
     from concurrent.futures import FIRST_COMPLETED, wait
@@ -256,10 +412,14 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar, run) -
     futures: dict[Any, tuple[str, int, str]] = {}  # future -> (sample key, result index, job id)
 
     # Jobs wait here, not in the pool, so that a sample's later stage runs before other samples'
-    # first stages: a sample started is finished (and stored) first. At most ``slots`` jobs are
-    # in the pool at a time.
+    # first stages: a sample started is finished (and stored) first. At most ``slots()`` jobs
+    # are in the pool at a time.
     queue: list[tuple[int, int, str, int, Any]] = []  # (-stage, order, key, index, job)
-    slots = max(1, int(getattr(sandbox, "workers", 1) or 1))
+    if slots is None:
+        fixed = max(1, int(getattr(sandbox, "workers", 1) or 1))
+
+        def slots() -> int:
+            return fixed
 
     def submit(key: str, jobs: list[Any]) -> None:
         start = len(results.setdefault(key, []))
@@ -270,7 +430,8 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar, run) -
             heapq.heappush(queue, (-stages[key], next(order), key, start + j, job))
 
     def feed() -> None:
-        while queue and len(futures) < slots:
+        room = slots()
+        while queue and len(futures) < room:
             _, _, key, index, job = heapq.heappop(queue)
             # pool-wide unique ids; the judge gets its own back
             f = sandbox.submit(replace(job, id=f"{key}::{index}"))
@@ -278,10 +439,10 @@ def _run_planned(planned, judge, problems, sandbox, verdicts, store, bar, run) -
 
     def finish(key: str, verdict: Verdict) -> None:
         sample, _ = planned[key]
-        verdicts[key] = verdict = with_error_class(verdict)
-        if store is not None:
-            _save(store, key, sample, verdict, run)
-        bar.update()
+        copies = run.finish(sample, verdict, group=run_groups.get(key))
+        bar.update(1 + len(copies))
+
+    run_groups = {leader: group for group, leader in run.leaders.items()}
 
     def step(key: str) -> None:
         sample, _ = planned[key]

@@ -140,6 +140,11 @@ def render_markdown(report: Report) -> str:
     out = [f"# Evaluation report: {title}", "",
            f"{s['predictions']} predictions on {s['problems_with_predictions']} problems "
            f"in {s['seconds']} s."]
+    programs = s.get("programs")
+    if programs:
+        out.append(f"Programs judged: {programs['distinct']} distinct of {programs['samples']} "
+                   + ("samples (identical programs of a problem judged once, each sample counted)."
+                      if programs["copies_judged_once"] else "samples (every copy judged)."))
     if s["problems_without_predictions"]:
         out.append(f"{len(s['problems_without_predictions'])} problems have no prediction "
                    "(not counted in pass@k).")

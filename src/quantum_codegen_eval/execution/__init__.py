@@ -17,9 +17,18 @@ Public API (see docs/sandbox.md)::
             ...  # results in completion order; r.id names the job
 """
 
-from .sandbox import DEFAULT_PRELOAD, Sandbox, classify
+from .sandbox import DEFAULT_PRELOAD, Sandbox, classify, missing_interpreters
 from .store import ResultStore, run_resumable
-from .types import STATUSES, ExceptionInfo, Job, Limits, RunResult
+from .types import (
+    STATUSES,
+    ExceptionInfo,
+    ExecutorError,
+    InterpreterMissing,
+    Job,
+    Limits,
+    RunResult,
+)
 
-__all__ = ["DEFAULT_PRELOAD", "STATUSES", "ExceptionInfo", "Job", "Limits", "ResultStore",
-           "RunResult", "Sandbox", "classify", "run_resumable"]
+__all__ = ["DEFAULT_PRELOAD", "STATUSES", "ExceptionInfo", "ExecutorError", "InterpreterMissing",
+           "Job", "Limits", "ResultStore", "RunResult", "Sandbox", "classify",
+           "missing_interpreters", "run_resumable"]

@@ -27,7 +27,7 @@ from typing import Any
 
 from . import _accounting, _worker
 from ._users import UidLease, lease_uid
-from .types import ExceptionInfo, Job, Limits, RunResult
+from .types import ExceptionInfo, ExecutorError, InterpreterMissing, Job, Limits, RunResult
 
 WORKER = str(Path(__file__).with_name("_worker.py"))
 DEFAULT_PRELOAD: tuple[str, ...] = ()  # judges name what their jobs preload
@@ -539,6 +539,7 @@ class Sandbox:
         self._all_slots: list[_Slot] = []
         self._closed = False
         self._pool: ThreadPoolExecutor | None = None
+        self._remote: set[Future[RunResult]] = set()  # executor jobs not done yet
 
     # ------------------------------------------------------------------ public API
 
@@ -565,18 +566,24 @@ class Sandbox:
         return [r for r in out if r is not None]
 
     def submit(self, job: Job | str) -> Future[RunResult]:
-        """Start one job; its future always resolves to a result (never raises)."""
+        """Start one job; its future resolves to a result, whatever the program does. With an
+        ``executor`` it raises :class:`ExecutorError` when the executor itself failed (a worker
+        lost after its retries, an interpreter missing on the worker)."""
         job = job if isinstance(job, Job) else Job(job)
         with self._lock:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=self.workers)
         if self.executor is not None:
             inner = self.executor.submit(_remote_run, self._config, job)
+            with self._lock:
+                self._remote.add(inner)
+            inner.add_done_callback(self._remote.discard)
             return self._pool.submit(_await_remote, inner, job)
         return self._pool.submit(self.run_job, job)
 
     def map(self, jobs: Iterable[Job | str]) -> Iterator[RunResult]:
-        """Run in parallel; yield results as they finish (``r.id`` names the job)."""
+        """Run in parallel; yield results as they finish (``r.id`` names the job). With an
+        ``executor``, its own failure raises :class:`ExecutorError` (see :meth:`submit`)."""
         for _, r in self._map_indexed(list(jobs)):
             yield r
 
@@ -587,6 +594,8 @@ class Sandbox:
             self._closed = True
         for slot in self._all_slots:  # in-flight jobs end now, not when they finish
             slot.abort()
+        for inner in list(self._remote):  # a dask future cancelled releases its task
+            inner.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
         for slot in self._all_slots:
@@ -638,11 +647,10 @@ class Sandbox:
         try:
             for f in as_completed(futures):
                 i = futures[f]
-                try:
+                if self.executor is not None:
+                    yield i, _await_remote(f, jobs[i])
+                else:  # run_job returns a result whatever happens
                     yield i, f.result()
-                except Exception as e:
-                    yield i, RunResult(id=jobs[i].id, status="crashed",
-                                       stderr=f"[sandbox] executor: {type(e).__name__}: {e}")
         finally:
             for f in futures:
                 f.cancel()
@@ -751,15 +759,29 @@ _PROCESS_LOCK = threading.Lock()
 
 
 def _await_remote(inner: Future[RunResult], job: Job) -> RunResult:
+    """The remote result; the executor's own failure is an :class:`ExecutorError`, never a
+    result a judge could take for the program's."""
     try:
         return inner.result()
+    except ExecutorError:
+        raise
     except Exception as e:
-        return RunResult(id=job.id, status="crashed",
-                         stderr=f"[sandbox] executor: {type(e).__name__}: {e}")
+        raise ExecutorError(f"job {job.id}: the executor could not run it: "
+                            f"{type(e).__name__}: {e}") from e
+
+
+def missing_interpreters(pythons: Iterable[str]) -> list[str]:
+    """The interpreters of ``pythons`` that this machine cannot run (a cluster's pre-flight)."""
+    return [p for p in pythons if not (os.path.isfile(p) and os.access(p, os.X_OK))]
 
 
 def _remote_run(config: dict[str, Any], job: Job) -> RunResult:
     """Executor entry point: run ``job`` with this process's own Sandbox for ``config``."""
+    python = job.python or config.get("python")
+    if python and missing_interpreters([python]):
+        import socket
+
+        raise InterpreterMissing(python, socket.gethostname())
     key = json.dumps(config, sort_keys=True, default=str)
     with _PROCESS_LOCK:
         sb = _PROCESS_SANDBOXES.get(key)

@@ -140,3 +140,19 @@ class RunResult:
         d["files"] = {k: base64.b64decode(v) for k, v in (d.get("files") or {}).items()}
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
+
+
+class ExecutorError(RuntimeError):
+    """The executor (a dask cluster, ...) could not run a job: a worker lost after the
+    executor's own retries, a closed client. Never a program's result, so never a verdict."""
+
+
+class InterpreterMissing(ExecutorError):
+    """A job's interpreter does not exist on the worker that got it."""
+
+    def __init__(self, python: str, worker: str):
+        super().__init__(python, worker)
+        self.python, self.worker = python, worker
+
+    def __str__(self) -> str:
+        return f"interpreter {self.python} is missing on worker {self.worker}"

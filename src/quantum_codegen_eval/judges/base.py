@@ -19,10 +19,18 @@ programs of many samples through one sandbox pool in parallel, in *stages*:
 judges a batch with one pool, stage by stage. A judge never sets a verdict's error class: it
 reports evidence in ``details`` (``verdict.EVIDENCE``) and ``judge_many`` (like ``evaluate``)
 gives every verdict its class through ``verdict.with_error_class``, the one path.
+
+A judge that is ``deterministic`` (the same verdict for the same input within one judge
+instance: its random choices seeded, docs/evaluate.md says why for each) names that input with
+``reads(problem, completion)``: exactly the text its jobs and its decision depend on; an
+optional ``repeatable(problem)`` excludes a problem whose check draws afresh on every judging.
+``evaluate`` judges each distinct ``(problem, reads(...))`` once and gives its verdict to every copy
+(:func:`program_key`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -34,10 +42,28 @@ MAX_STAGES = 16
 
 class Judge(Protocol):
     benchmark: str
+    #: the same ``reads(...)`` always gets the same verdict from this instance
+    deterministic: bool
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict: ...
 
     def decide(self, problem: Any, completion: str, results: list[Any]) -> list[Any] | Verdict: ...
+
+    def reads(self, problem: Any, completion: str) -> str | None: ...
+
+
+def program_key(judge: Any, completion: str, problem: Any) -> str | None:
+    """A hash of what ``judge`` reads of ``completion`` for ``problem``, or ``None`` when copies
+    must each be judged (a judge not declared ``deterministic``, without ``reads``, or whose
+    ``repeatable(problem)`` says this problem's check draws afresh each time)."""
+    if getattr(judge, "deterministic", False) is not True or not hasattr(judge, "reads"):
+        return None
+    repeatable = getattr(judge, "repeatable", None)
+    if repeatable is not None and not repeatable(problem):
+        return None
+    text = judge.reads(problem, completion)
+    data = b"\x00" if text is None else b"\x01" + text.encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()[:32]
 
 
 def judge_error(judge: Any, problem_id: str, message: str) -> Verdict:

@@ -87,9 +87,17 @@ class QCoderJudge:
     def cases(self, problem: Any) -> list[dict[str, Any]]:
         return check.cases_for(self.spec(problem), problem.id, self.seed, self.secret)
 
+    #: cases drawn from ``seed`` and this instance's ``secret``, circuits simulated exactly
+    deterministic = True
+
+    def reads(self, problem: Any, completion: str) -> str:
+        """What the verdict depends on: the extracted code (the nonce is derived from it too)."""
+        return extract_code(completion)
+
     def nonce(self, problem: Any, completion: str) -> str:
         """The per-run oracle name suffix (a name, not a secret: see ``oracles``)."""
-        h = hashlib.sha256(f"{self.seed}\0{problem.id}\0{completion}".encode())
+        code = self.reads(problem, completion)
+        h = hashlib.sha256(f"{self.seed}\0{problem.id}\0{code}".encode("utf-8", "surrogatepass"))
         return h.hexdigest()[:12]
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:

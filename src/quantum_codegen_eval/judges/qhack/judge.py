@@ -124,6 +124,9 @@ class QHackJudge:
     """
 
     benchmark = "qhack"
+    #: the official harness and tests run on the program's data in a fixed era interpreter;
+    #: random choices are seeded (docs/evaluate.md)
+    deterministic = True
 
     def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
                  startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,
@@ -159,6 +162,17 @@ class QHackJudge:
         key = "\0".join([str(self.seed), str(get(problem, "id")), str(index), str(test["name"]),
                          *salt])
         return zlib.crc32(key.encode("utf-8", "surrogatepass")) % (2 ** 31 - 2)
+    def reads(self, problem: Any, completion: str) -> str | None:
+        """What the verdict depends on: the extracted code (``None``: no code)."""
+        from ...codeblocks import extract_code
+
+        return extract_code(completion or "", plain_ok=True)
+
+    def repeatable(self, problem: Any) -> bool:
+        """False where the trusted check seeds the harness's hidden draws afresh on each judging
+        (:mod:`.record`, ``hidden_draws``): copies of a program are then judged each."""
+        recorded = record.RECORD_CHECKS.get(get(problem, "id"))
+        return recorded is None or not recorded.hidden_draws
 
     # -- planning
     def interpreter(self, problem: Any) -> str | None:

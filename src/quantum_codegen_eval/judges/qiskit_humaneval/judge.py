@@ -79,6 +79,13 @@ class QiskitHumanEvalJudge:
     time_limit: float = DEFAULT_TIME_LIMIT
     memory_mb: int = 4096
     benchmark: str = BENCHMARK
+    #: the trusted check's random states are seeded and every call of the candidate starts from
+    #: the state the check had at that call (a replay repeats the same run)
+    deterministic = True
+
+    def reads(self, problem: Any, completion: str) -> str:
+        """What the verdict depends on: the completion's code (``completion_code``)."""
+        return completion_code(completion) if isinstance(completion, str) else ""
 
     # ------------------------------------------------------------------ jobs
     def _limits(self):

@@ -1,0 +1,208 @@
+"""Judging on a real dask.distributed LocalCluster (separate worker processes): the same verdicts
+as the local pool, a worker killed mid-run loses nothing, a worker without an interpreter stops
+the run at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import replace
+
+import pytest
+
+from quantum_codegen_eval import evaluate
+from quantum_codegen_eval.benchmarks import sample
+from quantum_codegen_eval.cluster import ClusterError
+from quantum_codegen_eval.execution import InterpreterMissing, Job, Sandbox
+
+distributed = pytest.importorskip("distributed")
+
+pytestmark = pytest.mark.slow
+
+
+def _rows():
+    rows = [json.loads(line) for line in open(sample.predictions_path()) if line.strip()]
+    return [r for r in rows if r["id"].startswith("sample/qk_")]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def expected():
+    with Sandbox(workers=2) as sb:
+        report = evaluate(_rows(), "sample", "qiskit", k=(1,), sandbox=sb)
+    return {r["key"]: (r["status"], r["error_class"], r["tests_passed"]) for r in report.per_sample}
+
+
+def _verdicts(report):
+    return {r["key"]: (r["status"], r["error_class"], r["tests_passed"]) for r in report.per_sample}
+
+
+def test_same_verdicts_as_the_local_pool(cluster, expected, tmp_path):
+    store = tmp_path / "results.jsonl"
+    report = evaluate(_rows(), "sample", "qiskit", k=(1,), scheduler=cluster.scheduler_address,
+                      store=store)
+    assert _verdicts(report) == expected
+    assert {"AC", "WA", "RE"} <= {v[0] for v in expected.values()}
+    assert len(store.read_text().splitlines()) == len(expected)
+    with distributed.Client(cluster) as client:  # a Client or its executor work alike
+        again = evaluate(_rows(), "sample", "qiskit", k=(1,), executor=client.get_executor())
+    assert _verdicts(again) == expected
+
+
+def test_a_worker_killed_mid_run_loses_nothing(expected, tmp_path):
+    """SIGKILL the worker process running a job: dask runs the job again elsewhere and every
+    sample gets the verdict the local pool gives. (A cluster of its own: whether and when the
+    nanny brings the killed worker back is dask's business, not the next test's.)"""
+    store = tmp_path / "results.jsonl"
+    killed: list[int] = []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        pids = client.run(os.getpid)
+
+        def kill_a_busy_worker():
+            deadline = time.monotonic() + 600
+            while time.monotonic() < deadline and not killed:
+                busy = [w for w, keys in client.processing().items() if keys and w in pids]
+                if busy:
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                    killed.append(pids[busy[0]])
+                    return
+                time.sleep(0.05)
+
+        killer = threading.Thread(target=kill_a_busy_worker, daemon=True)
+        killer.start()
+        report = evaluate(_rows(), "sample", "qiskit", k=(1,), executor=client.get_executor(),
+                          store=store)
+        killer.join(timeout=5)
+    assert killed, "no worker was busy: the kill did not happen"
+    assert _verdicts(report) == expected
+    records = [json.loads(line) for line in store.read_text().splitlines()]
+    assert sorted(r["key"] for r in records) == sorted(expected)
+
+
+class _ElsewhereJudge:
+    """The real sample judge whose jobs name an interpreter no worker has."""
+
+    deterministic = False
+    benchmark = "sample"
+
+    def __init__(self, python: str):
+        self.inner = sample.BENCHMARK.make_judge()
+        self.python = python
+
+    def jobs(self, problem, completion):
+        out = self.inner.jobs(problem, completion)
+        return out if not isinstance(out, list) else [replace(j, python=self.python) for j in out]
+
+    def decide(self, problem, completion, results):
+        out = self.inner.decide(problem, completion, results)
+        return out if not isinstance(out, list) else [replace(j, python=self.python) for j in out]
+
+
+def test_a_worker_without_the_interpreter_stops_the_run_at_once(cluster, tmp_path):
+    missing = str(tmp_path / "env" / "bin" / "python")
+    store = tmp_path / "results.jsonl"
+    t0 = time.monotonic()
+    with pytest.raises(ClusterError) as info:
+        evaluate(_rows(), "sample", "qiskit", k=(1,), scheduler=cluster.scheduler_address,
+                 judge=_ElsewhereJudge(missing), store=store)
+    message = str(info.value)
+    assert f"has no {missing}" in message
+    assert all(w in message for w in cluster.scheduler_info["workers"])  # each worker named
+    assert "results kept" in message and str(store) in message
+    assert time.monotonic() - t0 < 120  # before judging anything
+
+
+def test_a_job_reaching_a_worker_without_its_interpreter_is_no_result(cluster, tmp_path):
+    """A worker that joined after the pre-flight check: the job raises, never a verdict."""
+    with distributed.Client(cluster) as client:
+        sb = Sandbox(executor=client.get_executor())
+        try:
+            future = sb.submit(Job("print(1)", id="j", python=str(tmp_path / "python")))
+            with pytest.raises(InterpreterMissing) as info:
+                future.result(timeout=120)
+        finally:
+            sb.close()
+    assert str(tmp_path / "python") in str(info.value)
+
+
+def test_cli_scheduler_unreachable_is_one_line_exit_4(tmp_path):
+    preds = tmp_path / "p.jsonl"
+    preds.write_text("\n".join(json.dumps(r) for r in _rows()[:2]) + "\n")
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "quantum_codegen_eval", "evaluate", str(preds), "--benchmark",
+         "sample", "--config", "qiskit", "--out", str(tmp_path / "out"), "--no-progress",
+         "--scheduler", "tcp://127.0.0.1:9"], capture_output=True, text=True, env=env,
+        timeout=300)
+    assert proc.returncode == 4, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "cannot reach the dask scheduler" in lines[0], proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "resume with: qce evaluate" in lines[0]
+
+
+def test_resume_on_a_new_cluster_keeps_what_the_first_one_stored(cluster, expected, tmp_path):
+    """The first cluster judges part of the run and goes away; the resumed run on another
+    cluster keeps every stored record as it was and judges only the rest."""
+    store = tmp_path / "results.jsonl"
+    rows = _rows()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as first:
+        evaluate(rows[:4], "sample", "qiskit", k=(1,), scheduler=first.scheduler_address,
+                 store=store)
+    kept = store.read_bytes()
+    report = evaluate(rows, "sample", "qiskit", k=(1,), scheduler=cluster.scheduler_address,
+                      store=store, resume=True)
+    assert _verdicts(report) == expected
+    assert store.read_bytes().startswith(kept)
+    keys = [json.loads(line)["key"] for line in store.read_text().splitlines()]
+    assert sorted(keys) == sorted(expected)  # each once: nothing judged twice
+
+
+def test_ctrl_c_on_a_cluster_run_keeps_results_and_returns_promptly(cluster, tmp_path):
+    """The remote jobs still running are cancelled, not waited for (they sleep 120 s)."""
+    bell = "sample/qk_bell_circuit"
+    right = ("```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n"
+             "    qc.cx(0, 1)\n    return qc\n```")
+    sleep = "```python\ndef bell_circuit():\n    import time\n    time.sleep(120)\n```"
+    preds = tmp_path / "p.jsonl"
+    preds.write_text(json.dumps({"id": bell, "sample": 0, "completion": right}) + "\n"
+                     + json.dumps({"id": bell, "sample": 1, "completion": sleep}) + "\n")
+    out = tmp_path / "out"
+    store = out / "results.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quantum_codegen_eval", "evaluate", str(preds), "--benchmark",
+         "sample", "--config", "qiskit", "--out", str(out), "-k", "1", "--no-progress",
+         "--scheduler", cluster.scheduler_address],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and not (store.exists() and store.read_text()):
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.2)
+        time.sleep(3)  # the sleeper is running on a worker now
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=100)
+        stopped = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "1 of 2 results kept" in err and "--resume" in err, err
+    assert "Traceback" not in err
+    assert stopped < 60, stopped
+    assert [json.loads(line)["key"] for line in store.read_text().splitlines()] == [f"{bell}#0"]
