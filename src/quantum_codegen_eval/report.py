@@ -13,7 +13,10 @@ import math
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .provenance import Provenance
 
 
 @dataclass
@@ -26,11 +29,14 @@ class Report:
     per_problem: list[dict[str, Any]]
     per_sample: list[dict[str, Any]]
     signatures: dict[str, str] = field(default_factory=dict)
+    #: the judge signature and run facts (``evaluate`` fills it; ``None`` for hand-made reports)
+    provenance: Provenance | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"benchmark": self.benchmark, "config": self.config, "summary": self.summary,
                 "per_problem": self.per_problem, "per_sample": self.per_sample,
-                "signatures": self.signatures}
+                "signatures": self.signatures,
+                "provenance": self.provenance.to_dict() if self.provenance else None}
 
     def to_json(self, **kwargs: Any) -> str:
         """Strict JSON: a NaN or infinity (a verdict's details can hold numbers a program
@@ -190,6 +196,8 @@ def render_markdown(report: Report) -> str:
                    if h["most_common"] else ".")]
     if report.signatures:
         out += ["", "Signatures:", ""] + [f"- `{inline(sig, 1000, code=True)}`" for sig in report.signatures.values()]
+    if report.provenance is not None:
+        out += ["", *report.provenance.to_markdown()]
     return "\n".join(out) + "\n"
 
 

@@ -37,6 +37,17 @@ class Judge(Protocol):
 
     def decide(self, problem: Any, completion: str, results: list[Any]) -> list[Any] | Verdict: ...
 
+    def signature(self) -> dict[str, Any]:
+        """The options that can change a verdict (time limits, memory, seed, environment mode),
+        as plain values: the judge part of a run's provenance (:mod:`..provenance`)."""
+        ...
+
+
+def judge_signature(judge: Any) -> dict[str, Any]:
+    """``judge.signature()``, or ``{"judge": <class name>}`` for a judge without one."""
+    method = getattr(judge, "signature", None)
+    return dict(method()) if callable(method) else {"judge": type(judge).__name__}
+
 
 def judge_error(judge: Any, problem_id: str, message: str) -> Verdict:
     """The verdict for a judge that failed (not the program's fault, never counted as AC)."""

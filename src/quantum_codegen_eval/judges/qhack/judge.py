@@ -117,6 +117,13 @@ class QHackJudge:
         self._pythons: dict[str, str | None] = {}
         self._env_python = env_python
 
+    def signature(self) -> dict[str, Any]:
+        """The options that can change a verdict (``judges.base.Judge.signature``)."""
+        return {"env": self.env, "time_scale": self.time_scale,
+                "startup_allowance": self.startup_allowance, "trusted_cpu": self.trusted_cpu,
+                "memory_mb": self.memory_mb, "shims": self.shims,
+                **({"python": self.python} if self.python else {})}
+
     # -- planning
     def interpreter(self, problem: Any) -> str | None:
         if self.python is not None:

@@ -75,6 +75,10 @@ class QiskitHumanEvalJudge:
     memory_mb: int = 4096
     benchmark: str = BENCHMARK
 
+    def signature(self) -> dict[str, Any]:
+        """The options that can change a verdict (``judges.base.Judge.signature``)."""
+        return {"time_limit": self.time_limit, "memory_mb": self.memory_mb}
+
     # ------------------------------------------------------------------ jobs
     def _limits(self):
         from ...execution import Limits
