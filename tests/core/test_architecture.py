@@ -95,6 +95,9 @@ ALLOWED = {
                    "upstream", "datasets_cache", "execution"},
     "upstream": {"cache"},
     "datasets_cache": {"cache", "upstream"},
+    "provenance": set(),
+    # comparison reads reports: never a judge, the sandbox or a benchmark
+    "compare": {"report", "metrics", "verdict", "provenance"},
 }
 
 
