@@ -315,6 +315,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _compare_inputs(args: argparse.Namespace) -> dict[str, str] | list[str]:
+    """The runs in order: the positional ones (labelled by folder name), then the --label ones."""
+    from .compare._runs import default_label
+
     labelled: dict[str, str] = {}
     for pair in args.label:
         name, sep, path = pair.partition("=")
@@ -325,14 +328,13 @@ def _compare_inputs(args: argparse.Namespace) -> dict[str, str] | list[str]:
         labelled[name] = path
     if not labelled:
         return list(args.runs)
-    from .compare import load_run
-
+    out: dict[str, str] = {}
     for path in args.runs:
-        label = load_run(path).label
-        if label in labelled:
+        label = default_label(path)
+        if label in labelled or label in out:
             raise CompareUsage(f"two runs have the label {label!r}: name them (--label NAME=PATH)")
-        labelled[label] = path
-    return labelled
+        out[label] = path
+    return out | labelled
 
 
 class CompareUsage(Exception):

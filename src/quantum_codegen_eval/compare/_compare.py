@@ -135,7 +135,13 @@ class Comparison:
             figures = self.figures()
         except ImportError:  # pragma: no cover - matplotlib is a dependency
             figures = {}
+        if self.caveats:  # CSV has no room for notes: the caveats beside the tables
+            paths["caveats"] = out / "tables" / "CAVEATS.txt"
+            paths["caveats"].write_text("\n".join(self.caveats) + "\n", encoding="utf-8")
         for name, fig in figures.items():
+            if self.caveats:
+                fig.text(0.01, 0.005, "caveat: runs not comparable, compared anyway "
+                         "(see comparison.md)", fontsize=7, color="tab:red", va="bottom")
             for ext in ("png", "pdf"):
                 paths[f"figures/{name}.{ext}"] = p = out / "figures" / f"{name}.{ext}"
                 fig.savefig(p, dpi=150 if ext == "png" else None, bbox_inches="tight")

@@ -21,9 +21,28 @@ _LATEX = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{"
           "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
 
 
+#: non-ASCII characters the tables print, in plain (pdf)LaTeX
+_LATEX_TEXT = {"−": "$-$", "–": "--", "—": "---", "±": r"$\pm$", "×": r"$\times$", "…": r"\dots{}",
+               "µ": r"$\mu$", "≤": r"$\leq$", "≥": r"$\geq$"}
+
+
 def latex_escape(text: str) -> str:
-    """``text`` safe inside a LaTeX tabular cell (control characters dropped)."""
-    return "".join(_LATEX.get(ch, ch) for ch in str(text) if ch.isprintable())
+    """``text`` safe inside a LaTeX tabular cell for pdflatex: specials escaped, control
+    characters dropped, Latin-1 letters kept (LaTeX's default UTF-8 input reads them), a few
+    symbols spelled in LaTeX, any other character shown as ``?``."""
+    out = []
+    for ch in str(text):
+        if not ch.isprintable():
+            continue
+        if ch in _LATEX:
+            out.append(_LATEX[ch])
+        elif ch in _LATEX_TEXT:
+            out.append(_LATEX_TEXT[ch])
+        elif ord(ch) < 0x80 or (0xC0 <= ord(ch) <= 0xFF and ch.isalpha()):
+            out.append(ch)
+        else:
+            out.append("?")
+    return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -88,7 +107,9 @@ class Table:
 
     def to_latex(self) -> str:
         spec = "l" + "r" * (len(self.header) - 1)
-        lines = [f"% {latex_escape(self.title)}", f"\\begin{{tabular}}{{{spec}}}", r"\toprule",
+        lines = [f"% {latex_escape(self.title)}"] + [f"% {line}" for note in self.notes
+                                                    for line in str(note).splitlines()]
+        lines += [f"\\begin{{tabular}}{{{spec}}}", r"\toprule",
                  " & ".join(latex_escape(h) for h in self.header) + r" \\", r"\midrule"]
         for row in self.rows:
             cells = ["--" if c is None else latex_escape(self._cell(c, i)) for i, c in enumerate(row)]
