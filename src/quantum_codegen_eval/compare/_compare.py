@@ -262,8 +262,8 @@ def _passk_tables(runs: list[Run], ks: tuple[int, ...], n_boot: int, seed: int
         header = ["system", *(f"{g} (n={counts[g]})" for g in cols)]
         notes = [f"pass@{k} in % per {group_by} and overall (unbiased estimator of Chen et al. "
                  f"2021, mean over problems) with a 95 % percentile bootstrap interval over "
-                 f"problems ({n_boot} resamples, seed {seed}). – : a problem has fewer than "
-                 f"{k} samples."]
+                 f"problems ({n_boot} resamples, seed {seed})."
+                 + (f" –: some problem of the group has fewer than {k} samples." if k > 1 else "")]
         tables.append(Table(f"pass_at_{k}", f"pass@{k} (%) per {group_by}", header,
                             [[run.label, *(values[k][run.label][g] for g in cols)] for run in runs],
                             ["text", *["pct"] * len(cols)], notes))

@@ -57,10 +57,13 @@ def stacked_bars(title: str, systems: Sequence[str], categories: Sequence[str],
     plt = _plt()
     fig, ax = plt.subplots(figsize=(max(4.5, 1.0 * len(systems) + 3), 3.8))
     bottoms = [0.0] * len(systems)
-    cmap = plt.get_cmap("tab10")
+    # success green; the other categories take the rest of tab10 (green left out)
+    palette = [plt.get_cmap("tab10")(i) for i in (0, 1, 3, 4, 5, 6, 7, 8, 9)]
+    others = iter(palette * (1 + len(categories) // len(palette)))
     for c, cat in enumerate(categories):
         heights = [100 * shares[s][c] for s in range(len(systems))]
-        ax.bar(range(len(systems)), heights, 0.6, bottom=bottoms, label=cat, color=cmap(c % 10))
+        color = "tab:green" if cat == "AC" else next(others)
+        ax.bar(range(len(systems)), heights, 0.6, bottom=bottoms, label=cat, color=color)
         bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
     for x, top in enumerate(bottoms):
         if top == 0:
