@@ -293,3 +293,44 @@ def test_latex_tables_compile(runs, tmp_path):
 
 def test_latex_escape_non_ascii():
     assert latex_escape("A − B, é, 中") == "A $-$ B, é, ?"
+
+
+# ------------------------------------------------------------------ QCoder, end to end
+
+QCODER_SUBMISSIONS = Path(__file__).parents[1] / "qcoder" / "data" / "sample_submissions.jsonl"
+
+
+def test_qcoder_compare_with_the_human_row(github_url, tmp_path):
+    """Two real QCoder runs (codes of the package's own sample submissions, judged on Aer) and
+    a dataset built with those submissions: the human row as docs/compare.md defines it."""
+    from quantum_codegen_eval.loaders.qcoder import build
+
+    data = tmp_path / "qcoder"
+    build(None, data, progress=False, submissions=str(QCODER_SUBMISSIONS))
+    subs = [json.loads(line) for line in QCODER_SUBMISSIONS.read_text().splitlines() if line]
+    best = {}  # problem -> (AC code, a failing code)
+    for row in sorted(subs, key=lambda r: r["submission_order"]):
+        entry = best.setdefault(row["problem"], {})
+        entry.setdefault("AC" if row["result"] == "AC" else "fail", row["code"])
+    problems = [p for p, e in best.items() if {"AC", "fail"} <= set(e)]
+    assert len(problems) == 2
+    with Sandbox(workers=2) as sb:
+        for name, kind in (("right", "AC"), ("wrong", "fail")):
+            rows = [{"id": p, "completion": best[p][kind]} for p in problems]
+            evaluate(rows, "qcoder", data_dir=data, k=(1,), sandbox=sb,
+                     metrics=("pass@k", "errors")).save(tmp_path / name)
+    out = tmp_path / "cmp"
+    proc = _qce("compare", tmp_path / "right", tmp_path / "wrong", "--data-dir", data,
+                "--out", out, "-k", "1", "--n-boot", "200")
+    assert proc.returncode == 0, proc.stderr
+    table = json.loads((out / "tables" / "statuses.json").read_text())
+    rows = {r[0]: dict(zip(table["header"][1:], r[1:], strict=True)) for r in table["rows"]}
+    assert rows["right"]["AC"] == 1.0 and rows["wrong"]["AC"] == 0.0
+    # first versions: QPC001_A1 WA (alice, order 1), QPC002_B3 UGE (bob, order 3)
+    assert rows["human submissions"] == pytest.approx({**dict.fromkeys(rows["right"], 0.0),
+                                                       "WA": 0.5, "UGE": 0.5})
+    proc = _qce("compare", tmp_path / "right", tmp_path / "wrong", "--data-dir", data,
+                "--out", tmp_path / "cmp2", "-k", "1", "--n-boot", "200",
+                "--human-versions", "last")
+    table = json.loads((tmp_path / "cmp2" / "tables" / "statuses.json").read_text())
+    assert table["rows"][-1][1] == 1.0 and table["header"][1] == "AC"  # both users ended on AC
