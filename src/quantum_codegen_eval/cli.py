@@ -345,8 +345,10 @@ def _benchmark_data(runs: list, data_dir: str | None) -> tuple[dict | None, str 
     """(groups for result stores, their name, human submission rows) from the benchmark's data."""
     from .benchmarks.base import get
 
-    bench = get(runs[0].benchmark)
     groups = group_by = humans = None
+    if not data_dir and all(r.kind == "report" for r in runs):
+        return groups, group_by, humans
+    bench = get(runs[0].benchmark)
     if any(r.kind == "store" for r in runs):
         records = bench.loader.problems(runs[0].config, data_dir=data_dir)
         groups = {pid: str(bench.group(rec)) for pid, rec in records.items()}

@@ -138,22 +138,14 @@ class Provenance:
         """Read what :meth:`to_dict` wrote; :class:`ProvenanceError` naming ``where`` if not."""
         if not isinstance(data, dict):
             raise ProvenanceError(f"{where} has no provenance (written before provenance was "
-                                  "recorded); re-evaluate it, or pass --allow-mismatch")
+                                  "recorded, or made by hand); re-evaluate it, or pass "
+                                  "--allow-mismatch")
         try:
             return cls(JudgeSignature.from_dict(data["signature"]), RunFacts.from_dict(data["run"]),
                        dict(data.get("extra") or {}))
         except (KeyError, TypeError, ValueError) as exc:
             raise ProvenanceError(f"{where}: unreadable provenance ({type(exc).__name__}: "
                                   f"{exc})") from None
-
-    def to_markdown(self) -> list[str]:
-        """The report's provenance section (lines)."""
-        r = self.run
-        return ["## Provenance", "",
-                f"- judge signature: `{self.signature.render()}`",
-                f"- run: started {r.started}, {r.seconds:.1f} s, "
-                f"{r.workers if r.workers is not None else 'default'} workers, {r.platform}, "
-                f"Python {r.python}" + (f", data from {r.data}" if r.data else "")]
 
 
 _LABELS = {"benchmark": "benchmark", "config": "config", "judge": "judge options",

@@ -197,8 +197,18 @@ def render_markdown(report: Report) -> str:
     if report.signatures:
         out += ["", "Signatures:", ""] + [f"- `{inline(sig, 1000, code=True)}`" for sig in report.signatures.values()]
     if report.provenance is not None:
-        out += ["", *report.provenance.to_markdown()]
+        out += ["", *_provenance_lines(report.provenance)]
     return "\n".join(out) + "\n"
+
+
+def _provenance_lines(prov: Provenance) -> list[str]:
+    r = prov.run
+    return ["## Provenance", "",
+            f"- judge signature: `{inline(prov.signature.render(), 2000, code=True)}`",
+            "- run: " + inline(f"started {r.started}, {r.seconds:.1f} s, "
+                               f"{r.workers if r.workers is not None else 'default'} workers, "
+                               f"{r.platform}, Python {r.python}"
+                               + (f", data from {r.data}" if r.data else ""), 1000)]
 
 
 def _title(report: Report) -> str:

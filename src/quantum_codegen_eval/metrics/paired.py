@@ -39,6 +39,7 @@ __all__ = ["EXACT_MAX", "PairedDifference", "SignFlipResult", "holm", "paired_di
 #: exact enumeration up to this many non-zero differences (2^20 sign vectors)
 EXACT_MAX = 20
 _CHUNK = 1 << 16
+_CELLS_PER_CHUNK = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -87,8 +88,9 @@ def sign_flip_test(differences, *, exact_max: int = EXACT_MAX, n_resamples: int 
         return SignFlipResult(observed, hits / total, m, "exact", total, None)
     rng = np.random.default_rng(seed)
     hits = 0
-    for start in range(0, n_resamples, _CHUNK):
-        size = min(_CHUNK, n_resamples - start)
+    chunk = max(1, _CELLS_PER_CHUNK // m)  # bounded memory whatever the number of problems
+    for start in range(0, n_resamples, chunk):
+        size = min(chunk, n_resamples - start)
         signs = rng.choice(np.array([-1.0, 1.0]), size=(size, m))
         hits += int((np.abs(signs @ nz) >= target).sum())
     return SignFlipResult(observed, (1 + hits) / (1 + n_resamples), m, "monte-carlo",
