@@ -334,3 +334,26 @@ def test_qcoder_compare_with_the_human_row(github_url, tmp_path):
                 "--human-versions", "last")
     table = json.loads((tmp_path / "cmp2" / "tables" / "statuses.json").read_text())
     assert table["rows"][-1][1] == 1.0 and table["header"][1] == "AC"  # both users ended on AC
+
+
+def test_figures_draw_the_table_values(runs):
+    result = compare({"A": runs["strong"], "B": runs["weak"], "C": runs["mixed"]}, k=(1,),
+                     n_boot=300)
+    figs = result.figures()
+    ax = figs["pass_at_1"].axes[0]
+    heights = sorted(round(p.get_height(), 6) for p in ax.patches)
+    table = result.tables["pass_at_1"]
+    expected = sorted(round(100 * c.value, 6) for row in table.rows for c in row[1:])
+    assert heights == expected
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["basic", "intermediate", "all"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "B", "C"]
+    stacked = figs["statuses"].axes[0]
+    tops = {}
+    for p in stacked.patches:
+        x = round(p.get_x() + p.get_width() / 2)
+        tops[x] = max(tops.get(x, 0), p.get_y() + p.get_height())
+    assert all(abs(v - 100) < 1e-6 for v in tops.values())  # shares of samples add up
+    import matplotlib.pyplot as plt
+
+    for fig in figs.values():
+        plt.close(fig)

@@ -30,6 +30,8 @@ def grouped_bars(title: str, groups: Sequence[str], systems: Sequence[str],
         for x, v in zip(xs, values[s], strict=True):
             if v is None:
                 ax.text(x, 1, "n/a", ha="center", va="bottom", fontsize=7, rotation=90)
+            elif v.high == 0:  # an empty bar would read as missing
+                ax.text(x, 1, "0", ha="center", va="bottom", fontsize=7)
         pts = [(x, v) for x, v in zip(xs, values[s], strict=True) if v is not None]
         if not pts:
             ax.bar([], [], width, label=name)
