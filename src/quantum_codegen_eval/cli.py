@@ -114,7 +114,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--label", action="append", default=[], metavar="NAME=PATH",
                    help="a run with its label (repeatable)")
     c.add_argument("--out", required=True, help="output folder")
-    c.add_argument("-k", type=int, nargs="+", help="pass@k values (default: 1 5)")
+    c.add_argument("-k", type=int, nargs="+", action="extend",
+                   help="pass@k values: -k 1 5 or -k 1 -k 5 (default: 1 5)")
     c.add_argument("--allow-mismatch", action="store_true",
                    help="compare runs that are not comparable, with a caveat in every output")
     c.add_argument("--seed", type=int, default=0, help="seed of the bootstraps (default 0)")

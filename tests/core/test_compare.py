@@ -173,6 +173,9 @@ def test_one_sample_per_problem_p_value_is_binomtest(runs):
     (lambda d: d["provenance"]["signature"]["environments"][0].update(python="3.9.18"),
      "vs current(py3.9.18"),
     (lambda d: d["provenance"]["signature"].update(package="0.0.9"), "package version"),
+    (lambda d: d["provenance"]["signature"].update(environments=[
+        {"name": "qhack-2023", "python": "3.11", "pennylane": "0.28.0", "recipe": "era"}]),
+     "vs qhack-2023(py3.11,pl0.28.0)"),
     (lambda d: d["provenance"]["signature"]["judge"].update(time_limit=10.0),
      "judge options time_limit=30 vs time_limit=10"),
     (lambda d: d.update(provenance=None), "no provenance"),

@@ -125,3 +125,13 @@ def test_bad_input():
         paired_difference([1.0, 0.0], [1.0])
     with pytest.raises(ValueError):
         sign_flip_test([np.nan])
+
+
+def test_the_docs_example_paired_versus_unpaired():
+    """docs/compare.md: B solves 30 of 60, A the same 30 plus 8 more."""
+    b = np.array([1.0] * 30 + [0.0] * 30)
+    a = b.copy()
+    a[30:38] = 1.0
+    assert sign_flip_test(a - b).p_value == pytest.approx(2 / 2 ** 8)
+    assert stats.fisher_exact([[38, 22], [30, 30]]).pvalue == pytest.approx(0.197, abs=1e-3)
+    assert stats.ttest_ind(a, b, equal_var=False).pvalue == pytest.approx(0.143, abs=2e-3)
