@@ -71,6 +71,15 @@ def _qce(*args, cwd=None):
                           cwd=cwd)
 
 
+def _main(capsys, *args):
+    """``qce`` in this process (the same ``cli.main`` the console script runs): (code, stderr)."""
+    from quantum_codegen_eval import cli
+
+    capsys.readouterr()
+    code = cli.main([str(a) for a in args])
+    return code, capsys.readouterr().err
+
+
 def _edit(src: Path, dst: Path, change) -> Path:
     shutil.copytree(src, dst)
     data = json.loads((dst / "report.json").read_text())
@@ -181,18 +190,19 @@ def test_one_sample_per_problem_p_value_is_binomtest(runs):
     (lambda d: d.update(provenance=None), "no provenance"),
     (lambda d: d.update(per_problem=d["per_problem"][1:]), "problem set 4 vs 3 problems"),
 ])
-def test_non_comparable_runs_are_refused_in_one_line(runs, tmp_path, change, words):
+def test_non_comparable_runs_are_refused_in_one_line(runs, tmp_path, change, words, capsys):
     other = _edit(runs["mixed"], tmp_path / "other", change)
     out = tmp_path / "cmp"
-    proc = _qce("compare", runs["strong"], other, "--out", out, "-k", "1", "--n-boot", "100")
-    assert proc.returncode == 2, proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and words in lines[0] and "Traceback" not in proc.stderr, lines
+    code, err = _main(capsys, "compare", runs["strong"], other, "--out", out, "-k", "1",
+                      "--n-boot", "100")
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and "Traceback" not in err, lines
     assert not out.exists()
     # --allow-mismatch: compared, with the caveat in every output
-    proc = _qce("compare", runs["strong"], other, "--out", out, "-k", "1", "--n-boot", "100",
-                "--allow-mismatch")
-    assert proc.returncode == 0, proc.stderr
+    code, err = _main(capsys, "compare", runs["strong"], other, "--out", out, "-k", "1",
+                      "--n-boot", "100", "--allow-mismatch")
+    assert code == 0, err
     assert words in (out / "comparison.md").read_text()
     for name in ("pass_at_1", "errors", "statuses"):
         assert words in (out / "tables" / f"{name}.md").read_text()
@@ -220,12 +230,12 @@ def test_cli_exit_codes(tmp_path, args, code):
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
-def test_unreadable_report_named(tmp_path, runs):
+def test_unreadable_report_named(tmp_path, runs, capsys):
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "report.json").write_text("{not json")
-    proc = _qce("compare", runs["strong"], bad, "--out", tmp_path / "o")
-    assert proc.returncode == 3 and str(bad / "report.json") in proc.stderr
+    code, err = _main(capsys, "compare", runs["strong"], bad, "--out", tmp_path / "o")
+    assert code == 3 and str(bad / "report.json") in err and len(err.strip().splitlines()) == 1
 
 
 # ------------------------------------------------------------------ QCoder's human row
@@ -303,7 +313,7 @@ def test_latex_escape_non_ascii():
 QCODER_SUBMISSIONS = Path(__file__).parents[1] / "qcoder" / "data" / "sample_submissions.jsonl"
 
 
-def test_qcoder_compare_with_the_human_row(github_url, tmp_path):
+def test_qcoder_compare_with_the_human_row(github_url, tmp_path, capsys):
     """Two real QCoder runs (codes of the package's own sample submissions, judged on Aer) and
     a dataset built with those submissions: the human row as docs/compare.md defines it."""
     from quantum_codegen_eval.loaders.qcoder import build
@@ -332,9 +342,10 @@ def test_qcoder_compare_with_the_human_row(github_url, tmp_path):
     # first versions: QPC001_A1 WA (alice, order 1), QPC002_B3 UGE (bob, order 3)
     assert rows["human submissions"] == pytest.approx({**dict.fromkeys(rows["right"], 0.0),
                                                        "WA": 0.5, "UGE": 0.5})
-    proc = _qce("compare", tmp_path / "right", tmp_path / "wrong", "--data-dir", data,
-                "--out", tmp_path / "cmp2", "-k", "1", "--n-boot", "200",
-                "--human-versions", "last")
+    code, err = _main(capsys, "compare", tmp_path / "right", tmp_path / "wrong", "--data-dir",
+                      data, "--out", tmp_path / "cmp2", "-k", "1", "--n-boot", "200",
+                      "--human-versions", "last")
+    assert code == 0, err
     table = json.loads((tmp_path / "cmp2" / "tables" / "statuses.json").read_text())
     assert table["rows"][-1][1] == 1.0 and table["header"][1] == "AC"  # both users ended on AC
 
