@@ -29,7 +29,7 @@ from quantum_codegen_eval.execution import Sandbox
 from quantum_codegen_eval.provenance import Provenance
 
 QCE = [sys.executable, "-m", "quantum_codegen_eval"]
-TABLES = ("pass_at_1", "pass_at_2", "paired", "similarity", "errors", "statuses")
+TABLES = ("pass_at_k", "pass_at_1", "pass_at_2", "paired", "similarity", "errors", "statuses")
 FIGURES = ("pass_at_1", "pass_at_2", "errors", "statuses")
 
 
@@ -130,6 +130,10 @@ def test_qce_compare_writes_everything(runs, tmp_path):
         report = json.loads((runs[name] / "report.json").read_text())
         assert got[label] == pytest.approx(report["summary"]["pass@k"]["all"]["pass@1"])
     assert got == pytest.approx({"strong": 1.0, "weak": 0.125, "M": 0.625})
+    both = data["tables"]["pass_at_k"]  # Table II's shape: every k side by side
+    assert both["header"][-2:] == ["all pass@1", "all pass@2"]
+    assert {r[0]: r[-2] for r in both["rows"]} == pytest.approx(got)
+    assert {r[0]: r[-1] for r in both["rows"]} == pytest.approx({"strong": 1, "weak": 0.25, "M": 1})
     for row in pass1["rows"]:
         cell = row[all_col]
         assert cell["low"] <= cell["value"] <= cell["high"]

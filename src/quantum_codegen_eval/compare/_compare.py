@@ -267,6 +267,14 @@ def _passk_tables(runs: list[Run], ks: tuple[int, ...], n_boot: int, seed: int
         tables.append(Table(f"pass_at_{k}", f"pass@{k} (%) per {group_by}", header,
                             [[run.label, *(values[k][run.label][g] for g in cols)] for run in runs],
                             ["text", *["pct"] * len(cols)], notes))
+    if len(ks) > 1:  # every k side by side (the PennySynth paper's Table II), intervals apart
+        header = ["system", *(f"{g} pass@{k}" for g in cols for k in ks)]
+        rows = [[run.label, *(v.value if (v := values[k][run.label][g]) else None
+                              for g in cols for k in ks)] for run in runs]
+        tables.insert(0, Table("pass_at_k", f"pass@k (%) per {runs[0].group_by}", header, rows,
+                               ["text", *["pct"] * (len(header) - 1)],
+                               [f"pass@k in % per {runs[0].group_by} and overall; the intervals "
+                                "are in the pass_at_<k> tables."]))
     return values, groups, tables
 
 
