@@ -294,6 +294,7 @@ def test_latex_escape():
 
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no pdflatex installed")
+@pytest.mark.filterwarnings("ignore:Glyph .* missing from font")  # the CJK label, in the plots
 def test_latex_tables_compile(runs, tmp_path):
     out = tmp_path / "cmp"
     strange = _edit(runs["weak"], tmp_path / "w_&_%_#_é_中", lambda d: None)  # a label to escape
