@@ -376,3 +376,17 @@ def test_figures_draw_the_table_values(runs):
 
     for fig in figs.values():
         plt.close(fig)
+
+
+def test_qce_compare_reads_a_store_with_the_benchmarks_groups(runs, tmp_path, capsys):
+    out = tmp_path / "cmp"
+    code, err = _main(capsys, "compare", runs["strong"], runs["store:weak"], "--out", out,
+                      "-k", "1", "--n-boot", "200")
+    assert code == 0, err
+    table = json.loads((out / "tables" / "pass_at_1.json").read_text())
+    assert table["header"] == ["system", "basic (n=3)", "intermediate (n=1)", "all (n=4)"]
+    assert [r[0] for r in table["rows"]] == ["strong", "weak"]  # the store's folder name
+    assert table["rows"][1][-1]["value"] == pytest.approx(0.125)
+    assert "similarity" in json.loads((out / "comparison.json").read_text())["tables"]
+    notes = json.loads((out / "tables" / "similarity.json").read_text())["notes"]
+    assert any("Result stores carry no similarity scores" in n for n in notes)
