@@ -210,12 +210,20 @@ def _provenance(bench, config, judge, problems, samples, started, workers, data_
 
     data = (str(data_dir) if data_dir is not None else "problems given" if given_problems
             else "default (package or cache)")
-    prov = collect(bench=bench, config=config, judge=judge, records=problems,
-                   judged=[s.problem_id for s in samples], started=started,
-                   seconds=time.time() - started, workers=workers, data=data)
+    try:
+        prov = collect(bench=bench, config=config, judge=judge, records=problems,
+                       judged=[s.problem_id for s in samples], started=started,
+                       seconds=time.time() - started, workers=workers, data=data)
+    except Exception as exc:  # noqa: BLE001 - the verdicts must never be lost for it
+        print(f"qce: no provenance for this run ({type(exc).__name__}: {exc}); compare will "
+              "refuse it without --allow-mismatch", file=sys.stderr)
+        return None
     if store_path is not None:
         sidecar = store_path.with_name(store_path.name + ".provenance.json")
-        sidecar.write_text(strict_json(prov.to_dict(), indent=2))
+        try:
+            sidecar.write_text(strict_json(prov.to_dict(), indent=2))
+        except OSError as exc:
+            print(f"qce: cannot write {sidecar}: {exc.strerror}", file=sys.stderr)
     return prov
 
 
