@@ -100,3 +100,22 @@ def test_collect_reads_the_package_version_once():
     assert prov.signature.package == __version__
     assert prov.signature.judge == judge.signature()
     assert prov.run.started == "1970-01-01T00:00:00+00:00"
+
+
+class _BrokenSignature(QiskitHumanEvalJudge):
+    def signature(self):
+        raise RuntimeError("no signature today")
+
+
+def test_a_provenance_failure_never_loses_the_run(tmp_path, capsys):
+    from quantum_codegen_eval import evaluate
+
+    rows = [{"id": "sample/qk_bell_circuit", "completion": ""}]  # FORMAT: decided without a run
+    report = evaluate(rows, "sample", "qiskit", k=(1,), judge=_BrokenSignature(),
+                      store=tmp_path / "r.jsonl", metrics=("pass@k", "errors"))
+    assert report.provenance is None and report.per_sample[0]["status"] == "FORMAT"
+    assert "no provenance for this run (RuntimeError: no signature today)" in capsys.readouterr().err
+    assert not (tmp_path / "r.jsonl.provenance.json").exists()
+    ok = evaluate(rows, "sample", "qiskit", k=(1,), store=tmp_path / "s.jsonl",
+                  metrics=("pass@k", "errors"))
+    assert ok.provenance is not None and (tmp_path / "s.jsonl.provenance.json").is_file()
