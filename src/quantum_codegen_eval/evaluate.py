@@ -196,7 +196,9 @@ def evaluate(
     report = summarise(bench=bench, config=config, samples=samples, verdicts=verdicts,
                        problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),
                        seconds=time.time() - started)
-    report.provenance = _provenance(bench, config, judge, problems, samples, started, workers,
+    report.provenance = _provenance(bench, config, judge, problems, samples, started,
+                                    workers if workers is not None
+                                    else getattr(sandbox, "workers", None),
                                     data_dir, given_problems, store_path)
     return report
 
