@@ -8,6 +8,7 @@ Subcommands (their shape is fixed; see docs/cli.md)::
     qce env [list | create NAME | path NAME | remove NAME]
     qce evaluate <predictions> --benchmark NAME [--config C] [--data-dir DIR] [--out DIR] [--resume]
     qce demo [--out DIR]
+    qce compare RUN... --out DIR [--label NAME=PATH] [--allow-mismatch] [-k 1 5]
     qce publish <dataset folder> <hub id>
 
 Exit codes: 0 success (``judge``: the verdict is AC), 1 the job ran but the result is a failure
@@ -108,6 +109,27 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="the bundled sample: a full report in seconds, no network")
     d.add_argument("--out", default="qce-demo-report", help="report folder")
     d.add_argument("--json", action="store_true", help="print the summaries as JSON")
+
+    c = sub.add_parser("compare", help="several runs side by side: tables, plots, paired tests",
+                       description="Compare runs of one benchmark (report folders or result "
+                       "stores): pass@k per group with bootstrap intervals, paired tests, code "
+                       "similarity, error distribution, statuses; every table as Markdown, LaTeX, "
+                       "CSV and JSON, every plot as PNG and PDF (docs/compare.md).")
+    c.add_argument("runs", nargs="*", metavar="RUN",
+                   help="report folder, report.json or result store (label: the folder name)")
+    c.add_argument("--label", action="append", default=[], metavar="NAME=PATH",
+                   help="a run with its label (repeatable)")
+    c.add_argument("--out", required=True, help="output folder")
+    c.add_argument("-k", type=int, nargs="+", action="extend",
+                   help="pass@k values: -k 1 5 or -k 1 -k 5 (default: 1 5)")
+    c.add_argument("--allow-mismatch", action="store_true",
+                   help="compare runs that are not comparable, with a caveat in every output")
+    c.add_argument("--seed", type=int, default=0, help="seed of the bootstraps (default 0)")
+    c.add_argument("--n-boot", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    c.add_argument("--data-dir", help="the benchmark's dataset folder: groups of result stores, "
+                   "and QCoder's human submissions when it was built with them")
+    c.add_argument("--human-versions", default="first", choices=["first", "last", "all"],
+                   help="which version of each user's history counts in the human row")
 
     pb = sub.add_parser("publish", help="push a built dataset folder to the Hugging Face Hub")
     pb.add_argument("folder", help="dataset folder written by `qce build`")
@@ -308,6 +330,84 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _compare_inputs(args: argparse.Namespace) -> dict[str, str] | list[str]:
+    """The runs in order: the positional ones (labelled by folder name), then the --label ones."""
+    from .compare._runs import default_label
+
+    labelled: dict[str, str] = {}
+    for pair in args.label:
+        name, sep, path = pair.partition("=")
+        if not sep or not name or not path:
+            raise CompareUsage(f"--label takes NAME=PATH, got {pair!r}")
+        if name in labelled:
+            raise CompareUsage(f"two runs have the label {name!r}")
+        labelled[name] = path
+    if not labelled:
+        return list(args.runs)
+    out: dict[str, str] = {}
+    for path in args.runs:
+        label = default_label(path)
+        if label in labelled or label in out:
+            raise CompareUsage(f"two runs have the label {label!r}: name them (--label NAME=PATH)")
+        out[label] = path
+    return out | labelled
+
+
+class CompareUsage(Exception):
+    """A usage error of ``qce compare`` (exit code 2)."""
+
+
+def _benchmark_data(runs: list, data_dir: str | None) -> tuple[dict | None, str | None, list | None]:
+    """(groups for result stores, their name, human submission rows) from the benchmark's data."""
+    from .benchmarks.base import get
+
+    groups = group_by = humans = None
+    if not data_dir and all(r.kind == "report" for r in runs):
+        return groups, group_by, humans
+    bench = get(runs[0].benchmark)
+    if any(r.kind == "store" for r in runs):
+        records = bench.loader.problems(runs[0].config, data_dir=data_dir)
+        groups = {pid: str(bench.group(rec)) for pid, rec in records.items()}
+        group_by = bench.group_by
+    if data_dir and "submissions" in bench.configs and "submissions" not in bench.record_configs:
+        try:
+            humans = [dict(row) for row in bench.loader.load("submissions", data_dir=data_dir)]
+        except (ValueError, FileNotFoundError) as exc:  # built without the submissions
+            print(f"qce compare: no human submissions in {data_dir} ({str(exc)[:120]})",
+                  file=sys.stderr)
+    return groups, group_by, humans
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import NotComparable, compare, load_run
+
+    try:
+        inputs = _compare_inputs(args)
+        if len(inputs) < 2:
+            raise CompareUsage("give at least two runs")
+        if args.n_boot < 1 or any(k < 1 for k in args.k or ()):
+            raise CompareUsage("--n-boot and -k must be positive")
+        pairs = list(inputs.items()) if isinstance(inputs, dict) else [(None, p) for p in inputs]
+        runs = [load_run(path, label) for label, path in pairs]
+        groups, group_by, humans = _benchmark_data(runs, args.data_dir)
+        if groups is not None:
+            runs = [load_run(path, label or run.label, groups) if run.kind == "store" else run
+                    for (label, path), run in zip(pairs, runs, strict=True)]
+            for run in runs:
+                if run.kind == "store":
+                    run.group_by = group_by
+        result = compare(runs, out=args.out, k=tuple(args.k or (1, 5)),
+                         allow_mismatch=args.allow_mismatch, seed=args.seed, n_boot=args.n_boot,
+                         human_submissions=humans, human_versions=args.human_versions)
+    except (NotComparable, CompareUsage) as exc:
+        print(f"qce compare: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(result.to_markdown())
+    print(f"comparison written to {args.out} (comparison.md, comparison.json, tables/, figures/)",
+          file=sys.stderr)
+    return EXIT_OK
+
+
 def _cmd_publish(args: argparse.Namespace) -> int:
     from .publish import publish
 
@@ -316,7 +416,7 @@ def _cmd_publish(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, "env": _cmd_env, "evaluate": _cmd_evaluate,
-             "demo": _cmd_demo, "publish": _cmd_publish}
+             "demo": _cmd_demo, "publish": _cmd_publish, "compare": _cmd_compare}
 
 
 def main(argv: list[str] | None = None) -> int:

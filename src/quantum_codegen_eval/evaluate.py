@@ -139,6 +139,7 @@ def evaluate(
     if judge is None:
         judge = bench.make_judge(**(judge_options or {}))
     samples = read_predictions(predictions)
+    given_problems = problems is not None
     if problems is None:
         _status(f"loading {bench.name}" + (f" ({config})" if config else "") + " ...", progress)
         problems = bench.loader.problems(config, data_dir=data_dir)
@@ -246,7 +247,37 @@ def evaluate(
                        problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),
                        seconds=time.time() - started)
     report.summary["programs"] = _program_counts(samples, programs, judge_copies)
+    report.provenance = _provenance(bench, config, judge, problems, samples, started,
+                                    workers if workers is not None
+                                    else getattr(sandbox, "workers", None),
+                                    data_dir, given_problems, store_path)
     return report
+
+
+def _provenance(bench, config, judge, problems, samples, started, workers, data_dir,
+                given_problems, store_path):
+    """The run's provenance; also written next to the result store (``<store>.provenance.json``)
+    so that ``compare`` can read a store as a run."""
+    from .report import strict_json
+    from .run_provenance import collect
+
+    data = (str(data_dir) if data_dir is not None else "problems given" if given_problems
+            else "default (package or cache)")
+    try:
+        prov = collect(bench=bench, config=config, judge=judge, records=problems,
+                       judged=[s.problem_id for s in samples], started=started,
+                       seconds=time.time() - started, workers=workers, data=data)
+    except Exception as exc:  # noqa: BLE001 - the verdicts must never be lost for it
+        print(f"qce: no provenance for this run ({type(exc).__name__}: {exc}); compare will "
+              "refuse it without --allow-mismatch", file=sys.stderr)
+        return None
+    if store_path is not None:
+        sidecar = store_path.with_name(store_path.name + ".provenance.json")
+        try:
+            sidecar.write_text(strict_json(prov.to_dict(), indent=2))
+        except OSError as exc:
+            print(f"qce: cannot write {sidecar}: {exc.strerror}", file=sys.stderr)
+    return prov
 
 
 def _stop(sandbox: Any, store: Any, bar: _Progress) -> None:

@@ -13,7 +13,10 @@ import math
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .provenance import Provenance
 
 
 @dataclass
@@ -26,11 +29,14 @@ class Report:
     per_problem: list[dict[str, Any]]
     per_sample: list[dict[str, Any]]
     signatures: dict[str, str] = field(default_factory=dict)
+    #: the judge signature and run facts (``evaluate`` fills it; ``None`` for hand-made reports)
+    provenance: Provenance | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"benchmark": self.benchmark, "config": self.config, "summary": self.summary,
                 "per_problem": self.per_problem, "per_sample": self.per_sample,
-                "signatures": self.signatures}
+                "signatures": self.signatures,
+                "provenance": self.provenance.to_dict() if self.provenance else None}
 
     def to_json(self, **kwargs: Any) -> str:
         """Strict JSON: a NaN or infinity (a verdict's details can hold numbers a program
@@ -202,7 +208,19 @@ def render_markdown(report: Report) -> str:
                    if h["most_common"] else ".")]
     if report.signatures:
         out += ["", "Signatures:", ""] + [f"- `{inline(sig, 1000, code=True)}`" for sig in report.signatures.values()]
+    if report.provenance is not None:
+        out += ["", *_provenance_lines(report.provenance)]
     return "\n".join(out) + "\n"
+
+
+def _provenance_lines(prov: Provenance) -> list[str]:
+    r = prov.run
+    return ["## Provenance", "",
+            f"- judge signature: `{inline(prov.signature.render(), 2000, code=True)}`",
+            "- run: " + inline(f"started {r.started}, {r.seconds:.1f} s, "
+                               f"{r.workers if r.workers is not None else 'default'} workers, "
+                               f"{r.platform}, Python {r.python}"
+                               + (f", data from {r.data}" if r.data else ""), 1000)]
 
 
 def _title(report: Report) -> str:

@@ -106,6 +106,9 @@ ALLOWED = {
     "loaders": {"benchmarks", "dataset_cards", "upstream", "formats", "cache", "execution",
                 "metrics", "publish"},
     "dataset_cards": set(),
+    "provenance": set(),
+    # comparison reads reports: never a judge, the sandbox or a benchmark
+    "compare": {"report", "metrics", "verdict", "provenance"},
 }
 
 

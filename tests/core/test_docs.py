@@ -31,7 +31,7 @@ def test_metric_card_examples_run(page):
 
 MODULES = ["verdict", "codeblocks", "benchmarks.base", "predictions", "metrics.signature", "metrics.passk",
            "metrics.rouge", "metrics.hallucination", "metrics.codebleu", "benchmarks.sample",
-           "execution.types", "execution.store"]
+           "execution.types", "execution.store", "provenance", "metrics.paired"]
 
 
 @pytest.mark.parametrize("name", MODULES)

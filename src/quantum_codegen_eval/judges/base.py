@@ -51,6 +51,11 @@ class Judge(Protocol):
 
     def reads(self, problem: Any, completion: str) -> str | None: ...
 
+    def signature(self) -> dict[str, Any]:
+        """The options that can change a verdict (time limits, memory, seed, environment mode),
+        as plain values: the judge part of a run's provenance (:mod:`..provenance`)."""
+        ...
+
 
 def program_key(judge: Any, completion: str, problem: Any) -> str | None:
     """A hash of what ``judge`` reads of ``completion`` for ``problem``, or ``None`` when copies
@@ -64,6 +69,12 @@ def program_key(judge: Any, completion: str, problem: Any) -> str | None:
     text = judge.reads(problem, completion)
     data = b"\x00" if text is None else b"\x01" + text.encode("utf-8", "surrogatepass")
     return hashlib.sha256(data).hexdigest()[:32]
+
+
+def judge_signature(judge: Any) -> dict[str, Any]:
+    """``judge.signature()``, or ``{"judge": <class name>}`` for a judge without one."""
+    method = getattr(judge, "signature", None)
+    return dict(method()) if callable(method) else {"judge": type(judge).__name__}
 
 
 def judge_error(judge: Any, problem_id: str, message: str) -> Verdict:

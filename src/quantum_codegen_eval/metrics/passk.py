@@ -28,8 +28,8 @@ import numpy as np
 from .results import MappingResult
 from .signature import make_signature
 
-__all__ = ["PassAtK", "PassAtKCI", "pass_at_k", "pass_at_k_ci", "pass_at_k_per_problem",
-           "partial_credit"]
+__all__ = ["PassAtK", "PassAtKCI", "bootstrap_mean_interval", "pass_at_k", "pass_at_k_ci",
+           "pass_at_k_per_problem", "partial_credit"]
 
 
 @dataclass(frozen=True)
@@ -150,15 +150,35 @@ def pass_at_k_ci(n, c, k: int, *, n_boot: int = 1000, seed: int = 0,
     if n_boot < 1:
         raise ValueError(f"pass_at_k_ci: n_boot must be positive, got {n_boot}")
     values = pass_at_k_per_problem(n, c, k)
+    low, high = bootstrap_mean_interval(values, n_boot=n_boot, seed=seed, level=level)
+    sig = make_signature("pass_at_k_ci", k=int(k), estimator="chen2021", bootstrap="percentile",
+                         n_boot=n_boot, seed=seed, level=level)
+    return PassAtKCI(k=int(k), value=float(values.mean()), low=float(low), high=float(high),
+                     level=level, n_boot=n_boot, seed=seed, signature=sig)
+
+
+def bootstrap_mean_interval(values, *, n_boot: int = 1000, seed: int = 0,
+                            level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values`` (one value per problem):
+    ``n_boot`` resamples of the problems with replacement from ``numpy.random.default_rng(seed)``
+    (one ``integers(0, P, size=(n_boot, P))`` draw), the ``(1-level)/2`` and ``(1+level)/2``
+    quantiles (numpy's default linear interpolation) of the resampled means. The one interval
+    of the package: :func:`pass_at_k_ci` uses it on per-problem pass@k, ``metrics.paired`` on
+    per-problem differences (the same problems resampled for both systems: paired).
+    """
+    if not 0 < level < 1:
+        raise ValueError(f"bootstrap: level must be in (0, 1), got {level}")
+    if n_boot < 1:
+        raise ValueError(f"bootstrap: n_boot must be positive, got {n_boot}")
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim != 1 or not values.size:
+        raise ValueError("bootstrap: need a non-empty 1-d array of per-problem values")
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, values.size, size=(n_boot, values.size))
     means = values[idx].mean(axis=1)
     alpha = (1 - level) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
-    sig = make_signature("pass_at_k_ci", k=int(k), estimator="chen2021", bootstrap="percentile",
-                         n_boot=n_boot, seed=seed, level=level)
-    return PassAtKCI(k=int(k), value=float(values.mean()), low=float(low), high=float(high),
-                     level=level, n_boot=n_boot, seed=seed, signature=sig)
+    return float(low), float(high)
 
 
 def partial_credit(passed: Sequence[int] | Sequence[Sequence[int]],

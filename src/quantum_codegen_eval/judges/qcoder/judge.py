@@ -78,6 +78,14 @@ class QCoderJudge:
     check_memory_mb: int = 4096
     options: dict[str, Any] = field(default_factory=dict)
 
+    def signature(self) -> dict[str, Any]:
+        """The options that can change a verdict (``judges.base.Judge.signature``); the secret
+        is left out (it is never published)."""
+        return {"timeout": self.timeout, "memory_mb": self.memory_mb, "seed": self.seed,
+                "first_failure": self.first_failure, "check_timeout": self.check_timeout,
+                "check_memory_mb": self.check_memory_mb,
+                **{k: v for k, v in sorted(self.options.items())}}
+
     # ------------------------------------------------------------------ planning
     def spec(self, problem: Any) -> Any:
         from .specs import get_spec

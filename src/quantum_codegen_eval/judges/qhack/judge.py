@@ -149,6 +149,10 @@ class QHackJudge:
         self._pythons: dict[str, str | None] = {}
         self._env_python = env_python
 
+    def signature(self) -> dict[str, Any]:
+        """The options that can change a verdict (``judges.base.Judge.signature``)."""
+        return self.options()
+
     def options(self) -> dict[str, Any]:
         """The options that decide this judge's verdicts (for a report's provenance)."""
         return {"env": self.env, "seed": self.seed, "time_scale": self.time_scale,
@@ -162,6 +166,7 @@ class QHackJudge:
         key = "\0".join([str(self.seed), str(get(problem, "id")), str(index), str(test["name"]),
                          *salt])
         return zlib.crc32(key.encode("utf-8", "surrogatepass")) % (2 ** 31 - 2)
+
     def reads(self, problem: Any, completion: str) -> str | None:
         """What the verdict depends on: the extracted code (``None``: no code)."""
         from ...codeblocks import extract_code

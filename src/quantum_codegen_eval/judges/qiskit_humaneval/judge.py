@@ -87,6 +87,10 @@ class QiskitHumanEvalJudge:
         """What the verdict depends on: the completion's code (``completion_code``)."""
         return completion_code(completion) if isinstance(completion, str) else ""
 
+    def signature(self) -> dict[str, Any]:
+        """The options that can change a verdict (``judges.base.Judge.signature``)."""
+        return {"time_limit": self.time_limit, "memory_mb": self.memory_mb}
+
     # ------------------------------------------------------------------ jobs
     def _limits(self):
         from ...execution import Limits
