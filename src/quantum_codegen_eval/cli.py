@@ -9,6 +9,7 @@ Subcommands (their shape is fixed; see docs/cli.md)::
     qce evaluate <predictions> --benchmark NAME [--config C] [--data-dir DIR] [--out DIR] [--resume]
     qce demo [--out DIR]
     qce publish <dataset folder> <hub id>
+    qce contamination <corpus> --benchmark NAME [--config C] [--code-column COL] [--out DIR]
 
 Exit codes: 0 success (``judge``: the verdict is AC), 1 the job ran but the result is a failure
 (``judge``: any verdict other than AC), 2 usage error (unknown subcommand, option, benchmark,
@@ -108,6 +109,21 @@ def _parser() -> argparse.ArgumentParser:
     pb.add_argument("hub_id", help="Hub dataset id, e.g. user/name")
     pb.add_argument("--private", action="store_true", help="create the Hub repository as private")
     pb.add_argument("--dry-run", action="store_true", help="check the folder, upload nothing")
+    ct = sub.add_parser("contamination", help="corpus entries that hold a benchmark problem's code",
+                        description="Per problem, the entries of a retrieval corpus whose code is "
+                        "identical to the problem's reference or template after normalisation, or "
+                        "holds most of its distinctive n-grams (docs/contamination.md).")
+    ct.add_argument("corpus", help="JSONL / JSON / Parquet file or dataset folder with a code column")
+    ct.add_argument("--benchmark", required=True, metavar="NAME", help="benchmark name or alias")
+    ct.add_argument("--config", help="dataset config (default: the benchmark's first)")
+    ct.add_argument("--data-dir", help="local dataset folder (default: built in the cache)")
+    ct.add_argument("--code-column", help="the corpus column holding code (default: the first of "
+                    "code, content, completion, solution, source, text)")
+    ct.add_argument("--threshold", type=float, help="share of a problem's distinctive n-grams an "
+                    "entry must hold to be flagged (default 0.5)")
+    ct.add_argument("-n", type=int, help="n-gram length in tokens (default 10)")
+    ct.add_argument("--out", help="folder for contamination.json and contamination.md")
+    ct.add_argument("--json", action="store_true", help="print the result as JSON")
     return p
 
 
@@ -300,8 +316,27 @@ def _cmd_publish(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_contamination(args: argparse.Namespace) -> int:
+    from .contamination import DEFAULT_N, DEFAULT_THRESHOLD, contamination
+
+    threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
+    n = DEFAULT_N if args.n is None else args.n
+    if not 0 < threshold <= 1 or n < 1:
+        print("qce contamination: --threshold must be in (0, 1] and -n positive", file=sys.stderr)
+        return EXIT_USAGE
+    report = contamination(args.corpus, args.benchmark, args.config, code_column=args.code_column,
+                           threshold=threshold, n=n, data_dir=args.data_dir)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "contamination.json").write_text(json.dumps(report.to_dict(), indent=2))
+        (out / "contamination.md").write_text(report.to_markdown())
+    print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_markdown())
+    return EXIT_OK
+
+
 _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, "env": _cmd_env, "evaluate": _cmd_evaluate,
-             "demo": _cmd_demo, "publish": _cmd_publish}
+             "demo": _cmd_demo, "publish": _cmd_publish, "contamination": _cmd_contamination}
 
 
 def main(argv: list[str] | None = None) -> int:
