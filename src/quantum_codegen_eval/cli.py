@@ -9,6 +9,7 @@ Subcommands (their shape is fixed; see docs/cli.md)::
     qce evaluate <predictions> --benchmark NAME [--config C] [--data-dir DIR] [--out DIR] [--resume]
     qce demo [--out DIR]
     qce publish <dataset folder> <hub id>
+    qce publish-run <run>... --repo-id ID [--out DIR] [--dry-run]    runs as a details dataset
     qce contamination <corpus> --benchmark NAME [--config C] [--code-column COL] [--out DIR]
 
 Exit codes: 0 success (``judge``: the verdict is AC), 1 the job ran but the result is a failure
@@ -109,6 +110,18 @@ def _parser() -> argparse.ArgumentParser:
     pb.add_argument("hub_id", help="Hub dataset id, e.g. user/name")
     pb.add_argument("--private", action="store_true", help="create the Hub repository as private")
     pb.add_argument("--dry-run", action="store_true", help="check the folder, upload nothing")
+    pr2 = sub.add_parser("publish-run", help="runs (report folders) as a Hub details dataset",
+                         description="Add runs (report folders of `qce evaluate` or refine_all) "
+                         "or comparison folders (`qce compare`) to a dataset folder shaped like "
+                         "the leaderboard details datasets (one split per run timestamp plus "
+                         "latest), check that every config loads, and upload it.")
+    pr2.add_argument("runs", nargs="+", metavar="RUN", help="report folder or comparison folder")
+    pr2.add_argument("--repo-id", required=True, help="Hub dataset id, e.g. user/qce-details")
+    pr2.add_argument("--out", help="dataset folder to build or extend (default: "
+                     "qce-hub-<owner>__<name>)")
+    pr2.add_argument("--private", action="store_true", help="create the Hub repository as private")
+    pr2.add_argument("--dry-run", action="store_true", help="build and check the folder, upload nothing")
+
     ct = sub.add_parser("contamination", help="corpus entries that hold a benchmark problem's code",
                         description="Per problem, the entries of a retrieval corpus whose code is "
                         "identical to the problem's reference or template after normalisation, or "
@@ -316,6 +329,20 @@ def _cmd_publish(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_publish_run(args: argparse.Namespace) -> int:
+    from .publish_run import UploadFailed, publish_runs
+
+    folder = args.out or f"qce-hub-{args.repo_id.replace('/', '__')}"
+    try:
+        print(publish_runs(args.runs, args.repo_id, folder=folder, dry_run=args.dry_run,
+                           private=args.private))
+    except UploadFailed as exc:
+        print(f"qce publish-run: {exc} (the folder {folder} is built; retry when online)",
+              file=sys.stderr)
+        return EXIT_FAIL
+    return EXIT_OK
+
+
 def _cmd_contamination(args: argparse.Namespace) -> int:
     from .contamination import DEFAULT_N, DEFAULT_THRESHOLD, contamination
 
@@ -336,7 +363,8 @@ def _cmd_contamination(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, "env": _cmd_env, "evaluate": _cmd_evaluate,
-             "demo": _cmd_demo, "publish": _cmd_publish, "contamination": _cmd_contamination}
+             "demo": _cmd_demo, "publish": _cmd_publish, "contamination": _cmd_contamination,
+             "publish-run": _cmd_publish_run}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -46,6 +46,17 @@ class Report:
     def to_markdown(self) -> str:
         return render_markdown(self)
 
+    def push_to_hub(self, repo_id: str, *, folder: str | Path, label: str | None = None,
+                    dry_run: bool = False, private: bool = False, token: str | None = None) -> str:
+        """Add this run to the details-style dataset folder ``folder`` and upload it as Hub
+        dataset ``repo_id`` (``qce publish-run``; see docs/publish-run.md); ``dry_run`` builds
+        and checks the folder only. Returns a one-line summary."""
+        from .publish_run import push_report
+
+        return push_report(json.loads(self.to_json()), repo_id, folder=folder,
+                           label=label or _title(self), dry_run=dry_run, private=private,
+                           token=token)
+
     def save(self, out: str | Path) -> dict[str, Path]:
         """Write report.json, report.md and the plots into ``out``; returns the paths."""
         out = Path(out)
