@@ -143,8 +143,10 @@ def _answers(generate: BatchGenerate, requests: list[RefineRequest], r: int) -> 
 def run_chains(generate: BatchGenerate, bench: Benchmark, config: str | None,
                problems: dict[str, Any], *, rounds: int, samples: int = 1, judge: Any = None,
                sandbox: Any = None, workers: int | None = None, store: str | Path | None = None,
-               resume: bool = False, progress: bool = False) -> dict[str, RefineResult]:
-    """The loop itself: every chain's rounds, by chain key ``problem_id#sample``."""
+               resume: bool = False, progress: bool = False,
+               round_reports: list[Any] | None = None) -> dict[str, RefineResult]:
+    """The loop itself: every chain's rounds, by chain key ``problem_id#sample``; each round's
+    judging report (``evaluate``'s) is appended to ``round_reports`` when given."""
     from .execution import Sandbox
 
     if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
@@ -182,6 +184,8 @@ def run_chains(generate: BatchGenerate, bench: Benchmark, config: str | None,
             judged = evaluate(rows, bench, config, k=(1,), metrics=(), problems=problems,
                               judge=judge, sandbox=sandbox, progress=progress, resume=True,
                               store=saved.round_store(r) if saved else None)
+            if round_reports is not None:
+                round_reports.append(judged)
             verdicts = {row["key"]: Verdict.from_dict(row["verdict"]) for row in judged.per_sample}
             for key in open_:
                 chains[key].rounds.append(Round(prompts[key], answers[key], verdicts[key]))
@@ -237,9 +241,10 @@ def refine_all(
         judge = bench.make_judge(**(judge_options or {}))
     if problems is None:
         problems = bench.loader.problems(config, data_dir=data_dir)
+    judged: list[Any] = []
     chains = run_chains(generate, bench, config, problems, rounds=rounds, samples=samples,
                         judge=judge, sandbox=sandbox, workers=workers, store=store,
-                        resume=resume, progress=progress)
+                        resume=resume, progress=progress, round_reports=judged)
     finals = {key: c for key, c in chains.items() if c.rounds}
     final_samples = [Sample(c.problem_id, c.sample, c.rounds[-1].completion)
                      for c in finals.values()]
@@ -254,6 +259,11 @@ def refine_all(
         row["first_ac_round"] = chain.first_ac_round
         row["round_history"] = _history(chain)
     report.refinement = refinement_summary(chains, rounds=rounds, samples=samples, k=k)
+    # where evaluate records provenance (judge signature, environments, run facts), round 0's
+    # judging (every problem) is the run's
+    provenance = getattr(judged[0], "provenance", None) if judged else None
+    if provenance is not None:
+        report.provenance = provenance
     return report
 
 
