@@ -55,6 +55,9 @@ class UploadFailed(RuntimeError):
 
 
 def _json(value: Any) -> str:
+    """Strict JSON (NaN and infinities as null), as ``report.strict_json``, which this module
+    cannot import: ``report`` imports it (``Report.push_to_hub``)."""
+
     def finite(v: Any) -> Any:
         if isinstance(v, float):
             return v if math.isfinite(v) else None
