@@ -14,6 +14,8 @@ import pytest
 from quantum_codegen_eval.cli import main
 from quantum_codegen_eval.contamination import CorpusError, contamination, read_corpus
 
+pytestmark = [pytest.mark.upstream]
+
 SEEDED = "2022/qml_400_BuildingQRAM_template"
 SAMPLE_CORPUS = Path(__file__).resolve().parents[1] / "pennysynth" / "data" / "sample.jsonl"
 
