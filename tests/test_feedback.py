@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from quantum_codegen_eval.feedback import feedback_prompt, refine
+from quantum_codegen_eval.feedback import feedback_prompt
+from quantum_codegen_eval.refinement import refine
 from quantum_codegen_eval.verdict import STATUSES, TestResult, Verdict
 
 

@@ -20,11 +20,12 @@ if TYPE_CHECKING:  # what editors and type checkers see; at run time names load 
     from .benchmarks.base import Benchmark
     from .evaluate import EvaluationInterrupted, evaluate
     from .execution.sandbox import Sandbox
-    from .feedback import feedback_prompt, refine
+    from .feedback import feedback_prompt
     from .metrics.codebleu import codebleu
     from .metrics.hallucination import find_hallucinations
     from .metrics.passk import pass_at_k
     from .metrics.rouge import rouge_l
+    from .refinement import refine, refine_all
     from .report import Report
     from .verdict import Verdict, classify_error
 
@@ -45,14 +46,15 @@ _EXPORTS = {
     "find_hallucinations": "quantum_codegen_eval.metrics.hallucination",
     "Sandbox": "quantum_codegen_eval.execution.sandbox",
     "Verdict": "quantum_codegen_eval.verdict",
-    "refine": "quantum_codegen_eval.feedback",
+    "refine": "quantum_codegen_eval.refinement",
+    "refine_all": "quantum_codegen_eval.refinement",
     "feedback_prompt": "quantum_codegen_eval.feedback",
 }
 
 __all__ = [  # the keys of _EXPORTS (tests/core/test_packaging.py checks), spelled out for linters
     "Benchmark", "EvaluationInterrupted", "Report", "Sandbox", "Verdict", "__version__",
     "classify_error", "codebleu", "evaluate", "feedback_prompt", "find_hallucinations",
-    "load_benchmark", "pass_at_k", "refine", "rouge_l",
+    "load_benchmark", "pass_at_k", "refine", "refine_all", "rouge_l",
 ]
 
 

@@ -10,6 +10,8 @@ Subcommands (their shape is fixed; see docs/cli.md)::
     qce demo [--out DIR]
     qce compare RUN... --out DIR [--label NAME=PATH] [--allow-mismatch] [-k 1 5]
     qce publish <dataset folder> <hub id>
+    qce publish-run <run>... --repo-id ID [--out DIR] [--dry-run]    runs as a details dataset
+    qce contamination <corpus> --benchmark NAME [--config C] [--code-column COL] [--out DIR]
 
 Exit codes: 0 success (``judge``: the verdict is AC), 1 the job ran but the result is a failure
 (``judge``: any verdict other than AC), 2 usage error (unknown subcommand, option, benchmark,
@@ -136,6 +138,33 @@ def _parser() -> argparse.ArgumentParser:
     pb.add_argument("hub_id", help="Hub dataset id, e.g. user/name")
     pb.add_argument("--private", action="store_true", help="create the Hub repository as private")
     pb.add_argument("--dry-run", action="store_true", help="check the folder, upload nothing")
+    pr2 = sub.add_parser("publish-run", help="runs (report folders) as a Hub details dataset",
+                         description="Add runs (report folders of `qce evaluate` or refine_all) "
+                         "or comparison folders (`qce compare`) to a dataset folder shaped like "
+                         "the leaderboard details datasets (one split per run timestamp plus "
+                         "latest), check that every config loads, and upload it.")
+    pr2.add_argument("runs", nargs="+", metavar="RUN", help="report folder or comparison folder")
+    pr2.add_argument("--repo-id", required=True, help="Hub dataset id, e.g. user/qce-details")
+    pr2.add_argument("--out", help="dataset folder to build or extend (default: "
+                     "qce-hub-<owner>__<name>)")
+    pr2.add_argument("--private", action="store_true", help="create the Hub repository as private")
+    pr2.add_argument("--dry-run", action="store_true", help="build and check the folder, upload nothing")
+
+    ct = sub.add_parser("contamination", help="corpus entries that hold a benchmark problem's code",
+                        description="Per problem, the entries of a retrieval corpus whose code is "
+                        "identical to the problem's reference or template after normalisation, or "
+                        "holds most of its distinctive n-grams (docs/contamination.md).")
+    ct.add_argument("corpus", help="JSONL / JSON / Parquet file or dataset folder with a code column")
+    ct.add_argument("--benchmark", required=True, metavar="NAME", help="benchmark name or alias")
+    ct.add_argument("--config", help="dataset config (default: the benchmark's first)")
+    ct.add_argument("--data-dir", help="local dataset folder (default: built in the cache)")
+    ct.add_argument("--code-column", help="the corpus column holding code (default: the first of "
+                    "code, content, completion, solution, source, text)")
+    ct.add_argument("--threshold", type=float, help="share of a problem's distinctive n-grams an "
+                    "entry must hold to be flagged (default 0.5)")
+    ct.add_argument("-n", type=int, help="n-gram length in tokens (default 10)")
+    ct.add_argument("--out", help="folder for contamination.json and contamination.md")
+    ct.add_argument("--json", action="store_true", help="print the result as JSON")
     return p
 
 
@@ -415,8 +444,42 @@ def _cmd_publish(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_publish_run(args: argparse.Namespace) -> int:
+    from .publish_run import UploadFailed, publish_runs
+
+    folder = args.out or f"qce-hub-{args.repo_id.replace('/', '__')}"
+    try:
+        print(publish_runs(args.runs, args.repo_id, folder=folder, dry_run=args.dry_run,
+                           private=args.private))
+    except UploadFailed as exc:
+        print(f"qce publish-run: {exc} (the folder {folder} is built; retry when online)",
+              file=sys.stderr)
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def _cmd_contamination(args: argparse.Namespace) -> int:
+    from .contamination import DEFAULT_N, DEFAULT_THRESHOLD, contamination
+
+    threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
+    n = DEFAULT_N if args.n is None else args.n
+    if not 0 < threshold <= 1 or n < 1:
+        print("qce contamination: --threshold must be in (0, 1] and -n positive", file=sys.stderr)
+        return EXIT_USAGE
+    report = contamination(args.corpus, args.benchmark, args.config, code_column=args.code_column,
+                           threshold=threshold, n=n, data_dir=args.data_dir)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "contamination.json").write_text(json.dumps(report.to_dict(), indent=2))
+        (out / "contamination.md").write_text(report.to_markdown())
+    print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_markdown())
+    return EXIT_OK
+
+
 _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, "env": _cmd_env, "evaluate": _cmd_evaluate,
-             "demo": _cmd_demo, "publish": _cmd_publish, "compare": _cmd_compare}
+             "demo": _cmd_demo, "publish": _cmd_publish, "compare": _cmd_compare,
+             "contamination": _cmd_contamination, "publish-run": _cmd_publish_run}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,8 @@
-"""Verdict -> refinement prompt, and the refinement loop (the QCoder paper's feedback setting).
+"""Verdict -> refinement prompt (the QCoder paper's feedback setting).
 
 ``feedback_prompt`` works for any benchmark's :class:`~quantum_codegen_eval.verdict.Verdict`;
-``refine`` drives a user-supplied ``generate(prompt) -> str`` until the judge accepts or the
-round budget is spent, keeping every round's prompt, answer and verdict.
+``followup_prompt`` is the prompt of a later round. The loops that use them (``refine``,
+``refine_all``) are in :mod:`.refinement`.
 
 >>> from quantum_codegen_eval.verdict import Verdict
 >>> v = Verdict("qcoder", "QPC002_A5", "DLE", details={"depth": 9, "depth_limit": 6})
@@ -12,11 +12,9 @@ Your circuit exceeded the depth limit (DLE): its depth is 9, but the limit is 6.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
 
-from .benchmarks.base import Benchmark, FeedbackWording, UnknownBenchmark, get
+from .benchmarks.base import FeedbackWording, UnknownBenchmark, get
 from .verdict import Verdict
 
 _FIX = "Fix the problem and output the complete corrected code in a ```python block."
@@ -94,85 +92,13 @@ def feedback_prompt(verdict: Verdict, wording: FeedbackWording | None = None) ->
     return text.strip() + "\n" + _FIX
 
 
-@dataclass
-class Round:
-    """One refinement round."""
-
-    prompt: str
-    completion: str
-    verdict: Verdict
-
-
-@dataclass
-class RefineResult:
-    problem_id: str
-    rounds: list[Round] = field(default_factory=list)
-
-    @property
-    def solved(self) -> bool:
-        return bool(self.rounds) and self.rounds[-1].verdict.passed
-
-    @property
-    def first_ac_round(self) -> int | None:
-        """0-based index of the accepted round (None when never accepted)."""
-        return next((i for i, r in enumerate(self.rounds) if r.verdict.passed), None)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"problem_id": self.problem_id, "solved": self.solved,
-                "first_ac_round": self.first_ac_round,
-                "rounds": [{"prompt": r.prompt, "completion": r.completion,
-                            "verdict": r.verdict.to_dict()} for r in self.rounds]}
-
-
-def _benchmark_of(problem: Any, judge: Any) -> Benchmark:
-    from .benchmarks.base import registry
-
-    if judge is not None and getattr(judge, "benchmark", None):
-        return get(judge.benchmark)
-    found = [b for b in registry().values() if isinstance(problem, b.record_type)]
-    own = [b for b in found if b.module == type(problem).__module__]  # the record's home
-    if own or len(found) == 1:
-        return (own or found)[0]
-    raise ValueError(f"cannot tell the benchmark of problem {problem!r}; pass judge=")
-
-
-def refine(generate: Callable[[str], str], problem: Any, *, judge: Any = None,
-           max_rounds: int = 5, sandbox: Any = None) -> RefineResult:
-    """Generate, judge, feed back; stop at AC or after ``max_rounds`` rounds.
-
-    The first prompt is the benchmark's ``prompt(problem)``; each later prompt repeats it with
-    the previous answers and the judge's feedback, as in the QCoder paper's refinement loop.
-    """
-    from .judges.base import judge_one
-
-    if max_rounds < 1:
-        raise ValueError("max_rounds must be at least 1")
-    bench = _benchmark_of(problem, judge)
-    judge = judge if judge is not None else bench.make_judge()
-    wording = bench.feedback
-    base = bench.prompt(problem)
-    result = RefineResult(getattr(problem, "id", getattr(problem, "task_id", str(problem))))
-    own = sandbox is None
-    if own:
-        from .execution import Sandbox
-
-        sandbox = Sandbox()
-    try:
-        prompt = base
-        for i in range(max_rounds):
-            completion = generate(prompt)
-            if not isinstance(completion, str):
-                raise TypeError(f"generate() returned {type(completion).__name__}, not str (round {i})")
-            verdict = judge_one(judge, problem, completion, sandbox)
-            result.rounds.append(Round(prompt, completion, verdict))
-            if verdict.passed:
-                break
-            history = "".join(
-                f"\n\n### Your answer (attempt {j + 1})\n{r.completion.strip()}\n\n"
-                f"### Judge feedback (attempt {j + 1})\n{feedback_prompt(r.verdict, wording)}"
-                for j, r in enumerate(result.rounds))
-            prompt = base + history + "\n\nNow give the corrected solution."
-    finally:
-        if own:
-            sandbox.close()
-    return result
+def followup_prompt(base: str, attempts: Sequence[tuple[str, Verdict]],
+                    wording: FeedbackWording | None = None) -> str:
+    """The prompt of the next refinement round: the benchmark's prompt ``base``, then every
+    earlier ``(answer, verdict)`` of the chain with the judge's feedback, as in the QCoder
+    paper's refinement loop."""
+    history = "".join(
+        f"\n\n### Your answer (attempt {j + 1})\n{completion.strip()}\n\n"
+        f"### Judge feedback (attempt {j + 1})\n{feedback_prompt(verdict, wording)}"
+        for j, (completion, verdict) in enumerate(attempts))
+    return base + history + "\n\nNow give the corrected solution."

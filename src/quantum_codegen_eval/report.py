@@ -31,12 +31,18 @@ class Report:
     signatures: dict[str, str] = field(default_factory=dict)
     #: the judge signature and run facts (``evaluate`` fills it; ``None`` for hand-made reports)
     provenance: Provenance | None = None
+    #: a refinement run's section (``refinement.refine_all``): success and pass@k after each
+    #: round, every chain's history; None for a plain evaluation
+    refinement: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"benchmark": self.benchmark, "config": self.config, "summary": self.summary,
-                "per_problem": self.per_problem, "per_sample": self.per_sample,
-                "signatures": self.signatures,
-                "provenance": self.provenance.to_dict() if self.provenance else None}
+        out = {"benchmark": self.benchmark, "config": self.config, "summary": self.summary,
+               "per_problem": self.per_problem, "per_sample": self.per_sample,
+               "signatures": self.signatures,
+               "provenance": self.provenance.to_dict() if self.provenance else None}
+        if self.refinement is not None:
+            out["refinement"] = self.refinement
+        return out
 
     def to_json(self, **kwargs: Any) -> str:
         """Strict JSON: a NaN or infinity (a verdict's details can hold numbers a program
@@ -45,6 +51,17 @@ class Report:
 
     def to_markdown(self) -> str:
         return render_markdown(self)
+
+    def push_to_hub(self, repo_id: str, *, folder: str | Path, label: str | None = None,
+                    dry_run: bool = False, private: bool = False, token: str | None = None) -> str:
+        """Add this run to the details-style dataset folder ``folder`` and upload it as Hub
+        dataset ``repo_id`` (``qce publish-run``; see docs/publish-run.md); ``dry_run`` builds
+        and checks the folder only. Returns a one-line summary."""
+        from .publish_run import push_report
+
+        return push_report(json.loads(self.to_json()), repo_id, folder=folder,
+                           label=label or _title(self), dry_run=dry_run, private=private,
+                           token=token)
 
     def save(self, out: str | Path) -> dict[str, Path]:
         """Write report.json, report.md and the plots into ``out``; returns the paths."""
@@ -206,6 +223,8 @@ def render_markdown(report: Report) -> str:
                    "the target version" if h["samples_with_wrong_version_api"] else "")
                 + (". Most common: " + ", ".join(f"`{inline(n, code=True)}` ({c})" for n, c in h["most_common"])
                    if h["most_common"] else ".")]
+    if report.refinement:
+        out += render_refinement(report.refinement)
     if report.signatures:
         out += ["", "Signatures:", ""] + [f"- `{inline(sig, 1000, code=True)}`" for sig in report.signatures.values()]
     if report.provenance is not None:
@@ -221,6 +240,25 @@ def _provenance_lines(prov: Provenance) -> list[str]:
                                f"{r.workers if r.workers is not None else 'default'} workers, "
                                f"{r.platform}, Python {r.python}"
                                + (f", data from {r.data}" if r.data else ""), 1000)]
+
+
+def render_refinement(ref: dict[str, Any]) -> list[str]:
+    """The Markdown lines of a refinement run's section: the curve as a table, then every
+    chain's statuses round by round."""
+    ks = list(ref.get("pass@k_by_round", {}))
+    rows = [[r, ref["answers_by_round"][r], ref["solved_by_round"][r],
+             _fmt(ref["success_by_round"][r]), *(_fmt(ref["pass@k_by_round"][k][r]) for k in ks)]
+            for r in range(len(ref["solved_by_round"]))]
+    out = ["", "## Refinement", "",
+           f"{ref['chains']} chains ({ref['samples_per_problem']} per problem), at most "
+           f"{ref['rounds']} repairs; {inline(ref['round_numbering'], 1000)}. Row r counts the "
+           "chains solved by the end of round r.", "",
+           _table(["round", "answers", "solved chains", "solved (%)", *(f"{k} (%)" for k in ks)],
+                  rows), "", "### Round history", ""]
+    out.append(_table(["sample", "first AC round", "statuses by round"],
+                      [[h["key"], "–" if h["first_ac_round"] is None else h["first_ac_round"],
+                        " → ".join(x["status"] for x in h["rounds"])] for h in ref["histories"]]))
+    return out
 
 
 def _title(report: Report) -> str:
@@ -263,6 +301,10 @@ def report_figures(report: Report) -> dict[str, Any]:
         ax.set_title(f"{_title(report)}: error classes")
         fig.tight_layout()
         figures["errors"] = fig
+    if report.refinement and report.refinement.get("success_by_round"):
+        figures["refinement"] = refinement_figure(report.refinement["success_by_round"],
+                                                  f"{_title(report)}: success against round",
+                                                  first_round=0)
     return figures
 
 
@@ -291,8 +333,10 @@ def refinement_curve(results: list[Any], max_rounds: int | None = None) -> list[
     return [sum(f is not None and f < r for f in firsts) / len(results) for r in range(1, rounds + 1)]
 
 
-def plot_refinement(success_by_round: list[float], path: str | Path, title: str = "") -> Path:
-    """Success rate (0-1) against refinement round, as a PNG line plot."""
+def refinement_figure(success_by_round: list[float | None], title: str = "", *,
+                      first_round: int = 1) -> Any:
+    """Success rate (0-1) against refinement round as a matplotlib line plot; the first value
+    is round ``first_round`` (``refine_all`` reports count from 0, ``refinement_curve`` from 1)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -300,13 +344,22 @@ def plot_refinement(success_by_round: list[float], path: str | Path, title: str 
     from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(5, 3.5))
-    ax.plot(range(1, len(success_by_round) + 1), [100 * v for v in success_by_round], marker="o")
+    ax.plot(range(first_round, first_round + len(success_by_round)),
+            [100 * (v or 0.0) for v in success_by_round], marker="o")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("refinement round")
+    ax.set_xlabel("refinement round" + (" (0: first answer)" if first_round == 0 else ""))
     ax.set_ylabel("solved (%)")
     ax.set_ylim(0, 100)
     ax.set_title(title or "success against refinement round")
     fig.tight_layout()
+    return fig
+
+
+def plot_refinement(success_by_round: list[float], path: str | Path, title: str = "") -> Path:
+    """Success rate (0-1) against refinement round (1, 2, ...), as a PNG line plot."""
+    import matplotlib.pyplot as plt
+
+    fig = refinement_figure(success_by_round, title)
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return Path(path)

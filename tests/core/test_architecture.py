@@ -93,7 +93,7 @@ ALLOWED = {
     "codeblocks": set(),
     "predictions": set(),
     "cache": set(),
-    "report": set(),
+    "report": {"publish_run"},  # Report.push_to_hub; publish_run reads report dicts only
     "judges": {"execution", "verdict", "codeblocks", "metrics", "formats", "cache"},
     "formats": set(),
     "scoring": {"metrics", "predictions", "verdict", "report"},

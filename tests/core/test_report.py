@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quantum_codegen_eval.benchmarks import sample
 from quantum_codegen_eval.execution import Sandbox
-from quantum_codegen_eval.feedback import refine
+from quantum_codegen_eval.refinement import refine
 from quantum_codegen_eval.report import plot_refinement, refinement_curve
 
 WRONG = "```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    return qc\n```"
