@@ -36,10 +36,12 @@ def _builders() -> dict[str, str]:
 
 
 def _benchmarks() -> str:
+    """The benchmarks ``evaluate`` can judge, with the configs it accepts (data-only configs,
+    such as QCoder's human submissions, and benchmarks without a judge are named as such)."""
     from .benchmarks.base import registry
 
-    return "; ".join(f"{b.name} ({', '.join(b.configs)}{'' if b.judge else '; no judge'})"
-                     for b in registry().values())
+    return "; ".join(f"{b.name} ({', '.join(b.record_configs)})" if b.judge
+                     else f"{b.name} (no judge)" for b in registry().values())
 
 
 class InputError(Exception):
@@ -90,17 +92,21 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--benchmark", required=True, metavar="NAME",
                     help=f"benchmark (its configs in parentheses, the first is the default): {_benchmarks()}")
     ev.add_argument("--config", help="dataset config (default: the benchmark's first)")
-    ev.add_argument("--data-dir", help="local dataset folder from `qce build` (default: the Hub)")
-    ev.add_argument("--out", default="qce-report", help="report folder (JSON, Markdown, plots)")
+    ev.add_argument("--data-dir", help="local dataset folder from `qce build` (default: built in "
+                    "the cache on first use)")
+    ev.add_argument("--out", default="qce-report",
+                    help="report folder (JSON, Markdown, plots; default: qce-report)")
     ev.add_argument("--store", help="result store (JSONL); default: <out>/results.jsonl")
     ev.add_argument("--resume", action="store_true", help="reuse results already in the store")
-    ev.add_argument("-k", type=int, action="append", help="pass@k values (repeatable; default 1 5)")
+    ev.add_argument("-k", type=int, action="extend", nargs="+", metavar="K",
+                    help="pass@k values: -k 1 5 or -k 1 -k 5 (default: 1 5)")
     ev.add_argument("--workers", type=int, help="parallel sandbox workers (default: CPU count)")
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
-    d = sub.add_parser("demo", help="the bundled sample: a full report in seconds, no network")
-    d.add_argument("--out", default="qce-demo-report", help="report folder")
+    d = sub.add_parser("demo", help="the bundled sample: a full report, offline")
+    d.add_argument("--out", default="qce-demo-report",
+                   help="report folder (default: qce-demo-report)")
     d.add_argument("--json", action="store_true", help="print the summaries as JSON")
 
     pb = sub.add_parser("publish", help="push a built dataset folder to the Hugging Face Hub")
@@ -142,10 +148,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_prompts(args: argparse.Namespace) -> int:
-    from .benchmarks import benchmark_module
+    from .benchmarks.base import get
 
-    mod = benchmark_module(args.benchmark)
-    records = mod.problems(args.config, data_dir=args.data_dir)
+    bench = get(args.benchmark)
+    mod = bench.loader
+    records = mod.problems(bench.check_judged_config(args.config), data_dir=args.data_dir)
     lines = [json.dumps({"id": pid, "prompt": mod.prompt(rec)}, ensure_ascii=False)
              for pid, rec in records.items()]
     text = "".join(line + "\n" for line in lines)
@@ -254,7 +261,7 @@ def _resume_command(argv: list[str]) -> str:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from .evaluate import EvaluationInterrupted, evaluate
+    from .evaluate import EvaluationInterrupted, StoreInUse, evaluate
 
     bad_k = [k for k in args.k or () if k < 1]
     if bad_k:
@@ -271,14 +278,39 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         print(f"\nqce evaluate: interrupted; {exc.kept} of {exc.total} results kept in {store}; "
               f"resume with: {_resume_command(args.argv)}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except StoreInUse as exc:
+        print(f"qce evaluate: {exc.store} already has results of an earlier run; continue it "
+              f"with: {_resume_command(args.argv)} (or choose another --out / --store)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    _status("writing the report (JSON, Markdown, plots) ...", not args.no_progress)
     paths = report.save(args.out)
     from .report import strict_json
 
     print(strict_json(report.summary, indent=2) if args.json else report.to_markdown())
+    for note in report.notes():
+        print(f"qce evaluate: note: {note}", file=sys.stderr)
     others = ", ".join(p.name for key, p in paths.items() if key != "markdown")
     print(f"report written to {paths['markdown']} (also {others}); results in {store}",
           file=sys.stderr)
+    s = report.summary
+    if s["predictions"] and not s["problems_with_predictions"]:
+        from .hints import unknown_ids_hint
+
+        print(f"qce evaluate: 0 of {s['predictions']} ids belong to {_run_name(report)}"
+              f"{unknown_ids_hint(report.benchmark, report.config, s['unknown_ids'], args.data_dir)}"
+              "; nothing was counted", file=sys.stderr)
+        return EXIT_INPUT
     return EXIT_OK
+
+
+def _run_name(report) -> str:
+    return report.benchmark + (f"/{report.config}" if report.config else "")
+
+
+def _status(message: str, enabled: bool = True) -> None:
+    if enabled:
+        print(message, file=sys.stderr, flush=True)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -305,11 +337,17 @@ _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, 
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and not argv[0].startswith("-") and argv[0] not in _COMMANDS:
+        from .hints import did_you_mean
+
+        print(f"qce: unknown command {argv[0]!r}{did_you_mean(argv[0], _COMMANDS)} (known: "
+              f"{', '.join(_COMMANDS)})", file=sys.stderr)
+        return EXIT_USAGE
+    args = _parser().parse_args(argv)
     from .benchmarks.base import UsageError
     from .datasets_cache import DataUnavailable
 
-    argv = list(sys.argv[1:] if argv is None else argv)
-    args = _parser().parse_args(argv)
     args.argv = argv
     try:
         return _COMMANDS[args.command](args)

@@ -43,6 +43,15 @@ class EvaluationInterrupted(KeyboardInterrupt):
         self.kept, self.total, self.store = kept, total, store
 
 
+class StoreInUse(FileExistsError):
+    """The result store already holds results and ``resume`` was not asked for."""
+
+    def __init__(self, store: Path):
+        super().__init__(f"result store {store} already has results: pass resume=True to "
+                         "continue it, or choose another store")
+        self.store = store
+
+
 def completion_hash(completion: str) -> str:
     return hashlib.sha256(completion.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
@@ -120,7 +129,7 @@ def evaluate(
         raise ValueError(f"pass@k: k must be a positive integer, got {bad_k[0]!r}")
     bench = benchmark if isinstance(benchmark, Benchmark) else get(benchmark)
     if config is not None or problems is None:  # the default config, named in the report
-        config = bench.check_config(config)
+        config = bench.check_judged_config(config)
     if judge is None:
         judge = bench.make_judge(**(judge_options or {}))
     samples = read_predictions(predictions)
@@ -135,10 +144,7 @@ def evaluate(
         if store_path.exists() and not store_path.is_file():
             raise ValueError(f"result store {store_path} is not a file")
         if store_path.exists() and store_path.stat().st_size and not resume:
-            raise FileExistsError(
-                f"result store {store_path} already has results: pass resume=True (--resume) to "
-                "continue it, or choose another store"
-            )
+            raise StoreInUse(store_path)
         store_path.parent.mkdir(parents=True, exist_ok=True)
         result_store = ResultStore(store_path, key="key")
         done = {record["key"]: record for record in result_store.records()}

@@ -150,6 +150,7 @@ def _declare():
         module=__name__, hub_id=HUB_ID, configs=CONFIGS, splits=dict.fromkeys(CONFIGS, SPLIT),
         record_type=QHackChallenge, record_configs=CONFIGS, features=_features,
         language=lambda config: "pennylane", group_by="year", group=lambda r: str(r.year),
+        subgroup_by="category", subgroup=lambda r: r.category or "uncategorised",
         prompt=prompt, reference=_reference, reference_kind=_reference_kind,
         extract=extract_all_blocks, judge=make_judge,
         feedback=FeedbackWording(run_hint="Make sure the functions you complete run in the "
