@@ -24,6 +24,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -295,17 +296,41 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
           file=sys.stderr)
     s = report.summary
     if s["predictions"] and not s["problems_with_predictions"]:
-        from .hints import unknown_ids_hint
-
-        print(f"qce evaluate: 0 of {s['predictions']} ids belong to {_run_name(report)}"
-              f"{unknown_ids_hint(report.benchmark, report.config, s['unknown_ids'], args.data_dir)}"
-              "; nothing was counted", file=sys.stderr)
+        print(f"qce evaluate: nothing counted: 0 of {s['predictions']} ids belong to "
+              f"{report.benchmark}" + (f"/{report.config}" if report.config else "")
+              + _unknown_ids_hint(report, args.data_dir), file=sys.stderr)
         return EXIT_INPUT
     return EXIT_OK
 
 
-def _run_name(report) -> str:
-    return report.benchmark + (f"/{report.config}" if report.config else "")
+def _unknown_ids_hint(report: Any, data_dir: str | None) -> str:
+    """For a run that counted nothing: another config of the benchmark holding the ids, else
+    the closest known id (the predictions may be for another benchmark)."""
+    from .benchmarks.base import get
+    from .hints import close_matches
+
+    bench = get(report.benchmark)
+    ids = sorted({r["problem_id"] for r in report.per_sample if not r["known_problem"]})
+    if not ids:
+        return ""
+    best = ("", 0)
+    for config in bench.record_configs:
+        if config == report.config:
+            continue
+        try:
+            hits = len(set(ids) & set(bench.loader.problems(config, data_dir=data_dir)))
+        except Exception:  # noqa: BLE001 - only a hint; the run's own error is reported
+            continue
+        if hits > best[1]:
+            best = (config, hits)
+    if best[1]:
+        return f"; did you mean --config {best[0]} ({best[1]} of {len(ids)} ids are there)?"
+    known = sorted(bench.loader.problems(report.config, data_dir=data_dir))
+    close = close_matches(ids[0], known, n=1)
+    if close:
+        return f"; did you mean {close[0]!r} for {ids[0]!r}?"
+    return (f"; its ids look like {known[0]!r}, yours like {ids[0]!r}: is --benchmark right?"
+            if known else "")
 
 
 def _status(message: str, enabled: bool = True) -> None:
