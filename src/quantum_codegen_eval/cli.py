@@ -248,6 +248,8 @@ def _cmd_env(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     mgr = owners[args.name]
     if args.action == "create":
+        if hasattr(mgr, "creating_message"):
+            _status(f"qce: {mgr.creating_message(args.name)}")
         print(mgr.create_env(args.name))
     elif args.action == "path":
         print(mgr.env_python(args.name, create=False))
@@ -351,9 +353,15 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_publish(args: argparse.Namespace) -> int:
-    from .publish import publish
+    from .publish import DatasetFolderError, UploadFailed, publish
 
-    print(publish(args.folder, args.hub_id, private=args.private, dry_run=args.dry_run))
+    try:
+        print(publish(args.folder, args.hub_id, private=args.private, dry_run=args.dry_run))
+    except DatasetFolderError as exc:
+        raise InputError(str(exc)) from None
+    except UploadFailed as exc:
+        print(f"qce publish: {exc}", file=sys.stderr)
+        return EXIT_FAIL
     return EXIT_OK
 
 

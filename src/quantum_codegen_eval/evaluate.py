@@ -151,6 +151,13 @@ def evaluate(
 
     verdicts: dict[str, Verdict] = {}
     planned: dict[str, tuple[Sample, list[Any]]] = {}
+    prepare = getattr(judge, "prepare", None)
+    if prepare is not None:  # e.g. era environments: created (and announced) before the bar starts
+        try:
+            prepare([problems[pid] for pid in dict.fromkeys(s.problem_id for s in samples
+                                                           if s.key not in done) if pid in problems])
+        except Exception:  # noqa: BLE001 - each sample's planning meets it and reports it
+            pass
     bar = _Progress(len(samples), progress)
     own_sandbox = False
     try:
