@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -371,6 +372,8 @@ _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    # no "Generating test split" bars from datasets on every command (the user's setting wins)
+    os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
     if argv and not argv[0].startswith("-") and argv[0] not in _COMMANDS:
         from .hints import did_you_mean
 

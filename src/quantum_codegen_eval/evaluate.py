@@ -30,6 +30,7 @@ from .verdict import Verdict, classify_error, with_error_class
 if TYPE_CHECKING:
     from .report import Report
 
+_SCORED = ("codebleu", "rouge_l", "hallucination")  # the metrics computed after judging
 DEFAULT_METRICS = ("pass@k", "partial_credit", "codebleu", "rouge_l", "hallucination", "errors")
 
 
@@ -61,17 +62,25 @@ def format_verdict(benchmark: str, sample: Sample, message: str) -> Verdict:
                    error_class=classify_error("FORMAT"), message=message)
 
 
+#: seconds between two progress lines when stderr is not a terminal (a log file)
+LOG_INTERVAL = 30.0
+
+
 class _Progress:
-    """A progress bar shown from the start (loading and worker warm-up included), refreshed
-    while waiting so the clock moves; a no-op when disabled."""
+    """A progress bar shown from the start (worker warm-up included), refreshed while waiting
+    so the clock moves; into a log (stderr not a terminal) a line at most every
+    ``LOG_INTERVAL`` seconds; a no-op when disabled."""
 
     def __init__(self, total: int, enabled: bool, done: int = 0):
         self.bar = None
+        self.tty = sys.stderr.isatty()
         if enabled and total:
             from tqdm.auto import tqdm
 
             self.bar = tqdm(total=total, initial=done, unit="sample", file=sys.stderr,
-                            leave=False, desc="judging (starting workers)")
+                            leave=not self.tty, desc="judging (starting workers)",
+                            **({} if self.tty else {"mininterval": LOG_INTERVAL,
+                                                    "maxinterval": LOG_INTERVAL}))
         self.started = False
 
     def update(self, n: int = 1) -> None:
@@ -82,7 +91,7 @@ class _Progress:
             self.bar.update(n)
 
     def refresh(self) -> None:
-        if self.bar is not None:
+        if self.bar is not None and self.tty:
             self.bar.refresh()
 
     def close(self) -> None:
@@ -204,6 +213,8 @@ def evaluate(
     finally:
         _stop(sandbox if own_sandbox else None, result_store, bar)
 
+    _status(f"scoring {len(samples)} samples ({', '.join(m for m in metrics if m in _SCORED)}) ...",
+            progress and any(m in _SCORED for m in metrics))
     scores = score(bench, config, samples, problems, metrics)
     return summarise(bench=bench, config=config, samples=samples, verdicts=verdicts,
                      problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),
