@@ -213,8 +213,9 @@ def evaluate(
     finally:
         _stop(sandbox if own_sandbox else None, result_store, bar)
 
-    _status(f"scoring {len(samples)} samples ({', '.join(m for m in metrics if m in _SCORED)}) ...",
-            progress and any(m in _SCORED for m in metrics))
+    scored = [m for m in metrics if m in _SCORED and (m != "hallucination"
+                                                     or bench.language(config) == "pennylane")]
+    _status(f"scoring {len(samples)} samples ({', '.join(scored)}) ...", progress and bool(scored))
     scores = score(bench, config, samples, problems, metrics)
     return summarise(bench=bench, config=config, samples=samples, verdicts=verdicts,
                      problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),
