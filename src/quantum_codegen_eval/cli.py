@@ -64,8 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--github-url", help="download base for upstream archives (default: "
                    "$QCE_GITHUB_URL or https://codeload.github.com)")
     b.add_argument("--out", required=True, help="output dataset folder")
-    b.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="builder-specific option (repeatable)")
+    b.add_argument("--option", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="builder-specific options: --option a=1 b=2 (or --option repeated)")
 
     pr = sub.add_parser("prompts", help="write what a model is given: one {id, prompt} per problem")
     pr.add_argument("benchmark", help="benchmark name or alias")
