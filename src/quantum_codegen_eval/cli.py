@@ -344,7 +344,7 @@ def _status(message: str, enabled: bool = True) -> None:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    reports = run_demo(args.out)
+    reports = run_demo(args.out, progress=True)
     if args.json:
         print(json.dumps({r.config: r.summary for r in reports}, indent=2, default=str))
     else:
