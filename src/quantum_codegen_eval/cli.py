@@ -106,7 +106,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
-    d = sub.add_parser("demo", help="the bundled sample: a full report, offline")
+    d = sub.add_parser("demo", help="the bundled sample: a full report in about a minute, offline")
     d.add_argument("--out", default="qce-demo-report",
                    help="report folder (default: qce-demo-report)")
     d.add_argument("--json", action="store_true", help="print the summaries as JSON")

@@ -59,9 +59,12 @@ def get_problem(problem_id: str, *, data_dir: Any = None) -> Task:
 
 
 def make_judge(**options: Any):
+    """The Qiskit HumanEval judge; its worker preloads PennyLane too (half the tasks use it)."""
     from ..judges.qiskit_humaneval import QiskitHumanEvalJudge
+    from ..judges.qiskit_humaneval.judge import PRELOAD
 
-    return QiskitHumanEvalJudge(**{"time_limit": 30.0, **options})
+    return QiskitHumanEvalJudge(**{"time_limit": 30.0, "preload": (*PRELOAD, "pennylane"),
+                                   **options})
 
 
 def prompt(record: Task) -> str:

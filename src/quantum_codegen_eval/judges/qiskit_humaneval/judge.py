@@ -69,11 +69,14 @@ class _State:
 
 @dataclass
 class QiskitHumanEvalJudge:
-    """Judge for Qiskit HumanEval (normal and hard). ``time_limit``: CPU seconds per job."""
+    """Judge for Qiskit HumanEval (normal and hard). ``time_limit``: CPU seconds per job;
+    ``preload``: what the sandbox worker imports once before forking each job (the bundled
+    sample adds PennyLane: imported in every job instead, it cost 30-120 s a job under load)."""
 
     time_limit: float = DEFAULT_TIME_LIMIT
     memory_mb: int = 4096
     benchmark: str = BENCHMARK
+    preload: tuple[str, ...] = PRELOAD
 
     # ------------------------------------------------------------------ jobs
     def _limits(self):
@@ -93,7 +96,7 @@ class QiskitHumanEvalJudge:
                                     check_source(problem), problem.entry_point)
         return Job(source, id=f"{problem.config}:{problem.task_id}:t{st.rounds}",
                    files={trusted.KNOWN_FILE: known, trusted.RESULTS_FILE: body},
-                   collect=(trusted.OUT_FILE,), limits=self._limits(), preload=PRELOAD,
+                   collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self.preload,
                    trusted=True)
 
     def _candidate_job(self, problem: Any, completion: str, st: _State):
@@ -105,7 +108,7 @@ class QiskitHumanEvalJudge:
                  for c in st.calls]
         return Job(source, id=f"{problem.config}:{problem.task_id}:u{st.rounds + 1}",
                    files={runner.CALLS_FILE: json.dumps(calls)},
-                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=PRELOAD)
+                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self.preload)
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
         if not isinstance(completion, str) or not completion_code(completion).strip():
