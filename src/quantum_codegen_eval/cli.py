@@ -205,6 +205,7 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     judge = bench.make_judge(**({"env": args.env} if args.env else {}))
     completion = _read_completion(args.file)
     problem = bench.loader.get_problem(args.problem_id, data_dir=args.data_dir)
+    _status(f"judging {args.problem_id} ({bench.name}) ...")
     verdict = judge_one(judge, problem, completion)
     feedback = feedback_prompt(verdict)
     if args.json:

@@ -192,3 +192,42 @@ def test_data_folder_of_another_benchmark_is_named(tmp_path):
     assert _errors(proc) == [f"qce prompts: {folder} is not a qhack dataset folder: it holds the "
                              "configs normal, hard, not qhack's '2023' (another benchmark's "
                              "folder?); pass the folder `qce build qhack --out DIR` wrote"]
+
+
+def _imported(proc) -> set[str]:
+    return {line.split("|")[-1].strip() for line in proc.stderr.splitlines()
+            if line.startswith("import time:")}
+
+
+def test_commands_import_only_what_they_need(tmp_path):
+    """``qce judge sample`` reads the shipped tasks without ``datasets`` (pandas, pyarrow: seconds),
+    and no command imports nltk (rouge-score's stemmer, which pulls in scipy.stats: 20 s under
+    load) for the code tokenizer the report uses."""
+    code = tmp_path / "bell.md"
+    code.write_text(RIGHT)
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "quantum_codegen_eval",
+                           "judge", "sample", BELL, str(code)], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert f"judging {BELL} (sample) ..." in proc.stderr.splitlines()
+    mods = _imported(proc)
+    assert "datasets" not in mods and "nltk" not in mods and "pennylane" not in mods
+    preds = _write(tmp_path / "p.jsonl", [{"id": BELL, "completion": RIGHT}])
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "quantum_codegen_eval",
+                           "evaluate", str(preds), "--benchmark", "sample", "--config", "qiskit",
+                           "-k", "1", "--out", str(tmp_path / "out"), "--no-progress"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    mods = _imported(proc)
+    assert "nltk" not in mods and "datasets" not in mods
+
+
+def test_sample_tasks_are_the_rows_load_gives():
+    from quantum_codegen_eval.benchmarks import sample
+
+    for config in sample.CONFIGS:
+        rows = {r["task_id"]: r for r in sample.load(config)}
+        tasks = sample.problems(config)
+        assert sorted(tasks) == sorted(rows)
+        assert all(tasks[t].prompt == rows[t]["prompt"] and tasks[t].test == rows[t]["test"]
+                   for t in tasks)

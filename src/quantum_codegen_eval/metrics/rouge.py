@@ -54,7 +54,7 @@ def rouge_l(references: Sequence[str], predictions: Sequence[str], *,
     characters (counted in ``truncated``; ``None``: no cap). Raises ``ValueError`` on unequal lengths, an empty corpus, a non-string
     entry (naming it) or an unknown tokenizer.
     """
-    from rouge_score import scoring, tokenizers
+    from rouge_score import scoring
 
     if isinstance(references, str) or isinstance(predictions, str):
         raise ValueError("rouge_l: pass lists of strings, not a single string")
@@ -67,6 +67,10 @@ def rouge_l(references: Sequence[str], predictions: Sequence[str], *,
             raise ValueError(f"rouge_l: pair {i} is not a pair of strings "
                              f"({type(r).__name__}, {type(p).__name__})")
     if tokenizer == "default":
+        # only here: rouge-score's tokenizers import nltk, whose import pulls in scipy.stats
+        # (seconds; 20 s under load) although the code tokenizer needs none of it
+        from rouge_score import tokenizers
+
         tok = tokenizers.DefaultTokenizer(use_stemmer=use_stemmer)
     elif tokenizer == "code":
         if use_stemmer:

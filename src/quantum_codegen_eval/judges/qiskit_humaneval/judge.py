@@ -21,6 +21,7 @@ capped at ``WALL_FACTOR`` times that.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,13 +71,17 @@ class _State:
 @dataclass
 class QiskitHumanEvalJudge:
     """Judge for Qiskit HumanEval (normal and hard). ``time_limit``: CPU seconds per job;
-    ``preload``: what the sandbox worker imports once before forking each job (the bundled
-    sample adds PennyLane: imported in every job instead, it cost 30-120 s a job under load)."""
+    ``preload``: what the sandbox worker imports once before forking a problem's jobs, or a
+    function of the problem giving it (the bundled sample adds PennyLane for its PennyLane
+    tasks: imported in every job instead, it cost 30-120 s a job under load)."""
 
     time_limit: float = DEFAULT_TIME_LIMIT
     memory_mb: int = 4096
     benchmark: str = BENCHMARK
-    preload: tuple[str, ...] = PRELOAD
+    preload: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = PRELOAD
+
+    def _preload(self, problem: Any) -> tuple[str, ...]:
+        return tuple(self.preload(problem) if callable(self.preload) else self.preload)
 
     # ------------------------------------------------------------------ jobs
     def _limits(self):
@@ -96,7 +101,7 @@ class QiskitHumanEvalJudge:
                                     check_source(problem), problem.entry_point)
         return Job(source, id=f"{problem.config}:{problem.task_id}:t{st.rounds}",
                    files={trusted.KNOWN_FILE: known, trusted.RESULTS_FILE: body},
-                   collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self.preload,
+                   collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self._preload(problem),
                    trusted=True)
 
     def _candidate_job(self, problem: Any, completion: str, st: _State):
@@ -108,7 +113,7 @@ class QiskitHumanEvalJudge:
                  for c in st.calls]
         return Job(source, id=f"{problem.config}:{problem.task_id}:u{st.rounds + 1}",
                    files={runner.CALLS_FILE: json.dumps(calls)},
-                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self.preload)
+                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self._preload(problem))
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
         if not isinstance(completion, str) or not completion_code(completion).strip():
