@@ -250,7 +250,8 @@ def _cmd_env(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     mgr = owners[args.name]
     if args.action == "create":
-        if hasattr(mgr, "creating_message"):
+        ready = {row["name"]: row["ready"] for row in mgr.list_envs()}
+        if not ready.get(args.name) and hasattr(mgr, "creating_message"):
             _status(f"qce: {mgr.creating_message(args.name)}")
         print(mgr.create_env(args.name))
     elif args.action == "path":

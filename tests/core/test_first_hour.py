@@ -4,6 +4,7 @@ stderr is a file (not a terminal), its exit code and the exact lines it prints."
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -231,3 +232,22 @@ def test_sample_tasks_are_the_rows_load_gives():
         assert sorted(tasks) == sorted(rows)
         assert all(tasks[t].prompt == rows[t]["prompt"] and tasks[t].test == rows[t]["test"]
                    for t in tasks)
+
+
+def test_qiskit_is_bounded_below_3():
+    """Qiskit 3 removes the annotated ``Gate.control()`` the QCoder simulator uses."""
+    from pathlib import Path
+
+    import tomllib
+
+    meta = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    reqs = [r for extra in meta["project"]["optional-dependencies"].values() for r in extra
+            if re.match(r"qiskit(?![-\w])", r)]
+    assert reqs and all("<3" in r for r in reqs), reqs
+
+
+def test_readme_names_the_fast_tier_and_the_full_suites_time():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert "make test-fast" in readme and "about 2 hours" in readme
