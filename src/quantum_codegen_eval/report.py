@@ -1,9 +1,10 @@
 """The report: per-sample, per-problem and summary levels, rendered as JSON, Markdown and plots.
 
 This module renders only; the numbers come from :mod:`.scoring`. The Markdown lays the tables
-out as the source papers print them: pass@k per year (QHack) or contest (QCoder), a
-code-similarity table (CodeBLEU and its components, ROUGE-L) that names what it compared
-against, and an error distribution table (error classes of failed samples, verdict statuses).
+out as the source papers print them: pass@k per year (QHack) or contest (QCoder) with bootstrap
+intervals, and per category where the benchmark declares one, a code-similarity table (CodeBLEU
+and its components, ROUGE-L) that names what it compared against, an error distribution table
+(error classes of failed samples, verdict statuses), one row per problem and the signatures.
 """
 
 from __future__ import annotations
