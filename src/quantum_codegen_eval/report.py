@@ -204,7 +204,8 @@ def render_markdown(report: Report) -> str:
                     "(and of 'all') is the mean over its problems; it is estimated only when "
                     "every one of them has at least k samples."]
         for by, table in s.get("pass@k_by", {}).items():
-            out += ["", f"## pass@k by {inline(by)} (%)", "", _passk_table(table, by, None)]
+            out += ["", f"## pass@k by {inline(by)} (%)", "",
+                    _passk_table(table, by, s.get("pass@k_by_ci", {}).get(by))]
     if "codebleu" in s or "rouge_l" in s:
         cb, rl = s.get("codebleu", {}), s.get("rouge_l", {})
         out += ["", f"## Code similarity to the {_reference_label(s.get('similarity_reference'))}",

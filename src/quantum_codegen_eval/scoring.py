@@ -273,8 +273,10 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
         summary["pass@k_ci"] = ci
         summary["pass@k_ci_method"] = {"method": "percentile bootstrap over problems", **CI}
         if bench.subgroup is not None and per_problem:
+            ci_by: dict[str, Any] = {}
             summary["pass@k_by"] = {bench.subgroup_by: _pass_at_k_table(
-                per_problem, k, key=bench.subgroup_by)}
+                per_problem, k, key=bench.subgroup_by, ci=ci_by)}
+            summary["pass@k_by_ci"] = {bench.subgroup_by: ci_by}
         if short := _short_of_k(per_problem, k):
             summary["k_above_samples"] = short
         signatures = _pass_at_k_signatures(k) | signatures
