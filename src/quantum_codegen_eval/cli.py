@@ -24,9 +24,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: the cluster cannot judge (a worker lacks an environment, a worker lost): results kept, resume
@@ -41,10 +43,12 @@ def _builders() -> dict[str, str]:
 
 
 def _benchmarks() -> str:
+    """The benchmarks ``evaluate`` can judge, with the configs it accepts (data-only configs,
+    such as QCoder's human submissions, and benchmarks without a judge are named as such)."""
     from .benchmarks.base import registry
 
-    return "; ".join(f"{b.name} ({', '.join(b.configs)}{'' if b.judge else '; no judge'})"
-                     for b in registry().values())
+    return "; ".join(f"{b.name} ({', '.join(b.record_configs)})" if b.judge
+                     else f"{b.name} (no judge)" for b in registry().values())
 
 
 class InputError(Exception):
@@ -65,8 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--github-url", help="download base for upstream archives (default: "
                    "$QCE_GITHUB_URL or https://codeload.github.com)")
     b.add_argument("--out", required=True, help="output dataset folder")
-    b.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="builder-specific option (repeatable)")
+    b.add_argument("--option", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="builder-specific options: --option a=1 b=2 (or --option repeated)")
 
     pr = sub.add_parser("prompts", help="write what a model is given: one {id, prompt} per problem")
     pr.add_argument("benchmark", help="benchmark name or alias")
@@ -95,11 +99,14 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--benchmark", required=True, metavar="NAME",
                     help=f"benchmark (its configs in parentheses, the first is the default): {_benchmarks()}")
     ev.add_argument("--config", help="dataset config (default: the benchmark's first)")
-    ev.add_argument("--data-dir", help="local dataset folder from `qce build` (default: the Hub)")
-    ev.add_argument("--out", default="qce-report", help="report folder (JSON, Markdown, plots)")
+    ev.add_argument("--data-dir", help="local dataset folder from `qce build` (default: built in "
+                    "the cache on first use)")
+    ev.add_argument("--out", default="qce-report",
+                    help="report folder (JSON, Markdown, plots; default: qce-report)")
     ev.add_argument("--store", help="result store (JSONL); default: <out>/results.jsonl")
     ev.add_argument("--resume", action="store_true", help="reuse results already in the store")
-    ev.add_argument("-k", type=int, action="append", help="pass@k values (repeatable; default 1 5)")
+    ev.add_argument("-k", type=int, action="extend", nargs="+", metavar="K",
+                    help="pass@k values: -k 1 5 or -k 1 -k 5 (default: 1 5)")
     ev.add_argument("--workers", type=int, help="parallel sandbox workers (default: CPU count)")
     ev.add_argument("--scheduler", metavar="ADDRESS",
                     help="judge on a dask.distributed cluster (e.g. tcp://host:8786; docs/cluster.md)")
@@ -108,8 +115,9 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
-    d = sub.add_parser("demo", help="the bundled sample: a full report in seconds, no network")
-    d.add_argument("--out", default="qce-demo-report", help="report folder")
+    d = sub.add_parser("demo", help="the bundled sample: a full report in about a minute, offline")
+    d.add_argument("--out", default="qce-demo-report",
+                   help="report folder (default: qce-demo-report)")
     d.add_argument("--json", action="store_true", help="print the summaries as JSON")
 
     c = sub.add_parser("compare", help="several runs side by side: tables, plots, paired tests",
@@ -202,10 +210,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_prompts(args: argparse.Namespace) -> int:
-    from .benchmarks import benchmark_module
+    from .benchmarks.base import get
 
-    mod = benchmark_module(args.benchmark)
-    records = mod.problems(args.config, data_dir=args.data_dir)
+    bench = get(args.benchmark)
+    mod = bench.loader
+    records = mod.problems(bench.check_judged_config(args.config), data_dir=args.data_dir)
     lines = [json.dumps({"id": pid, "prompt": mod.prompt(rec)}, ensure_ascii=False)
              for pid, rec in records.items()]
     text = "".join(line + "\n" for line in lines)
@@ -256,6 +265,7 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     judge = bench.make_judge(**({"env": args.env} if args.env else {}))
     completion = _read_completion(args.file)
     problem = bench.loader.get_problem(args.problem_id, data_dir=args.data_dir)
+    _status(f"judging {args.problem_id} ({bench.name}) ...")
     verdict = judge_one(judge, problem, completion)
     feedback = feedback_prompt(verdict)
     if args.json:
@@ -300,6 +310,9 @@ def _cmd_env(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     mgr = owners[args.name]
     if args.action == "create":
+        ready = {row["name"]: row["ready"] for row in mgr.list_envs()}
+        if not ready.get(args.name) and hasattr(mgr, "creating_message"):
+            _status(f"qce: {mgr.creating_message(args.name)}")
         print(mgr.create_env(args.name))
     elif args.action == "path":
         print(mgr.env_python(args.name, create=False))
@@ -315,7 +328,7 @@ def _resume_command(argv: list[str]) -> str:
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from .cluster import ClusterError
-    from .evaluate import EvaluationInterrupted, evaluate
+    from .evaluate import EvaluationInterrupted, StoreInUse, evaluate
 
     bad_k = [k for k in args.k or () if k < 1]
     if bad_k:
@@ -337,20 +350,69 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         print(f"\nqce evaluate: interrupted; {exc.kept} of {exc.total} results kept in {store}; "
               f"resume with: {_resume_command(args.argv)}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except StoreInUse as exc:
+        print(f"qce evaluate: {exc.store} already has results of an earlier run; continue it "
+              f"with: {_resume_command(args.argv)} (or choose another --out / --store)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    _status("writing the report (JSON, Markdown, plots) ...", not args.no_progress)
     paths = report.save(args.out)
     from .report import strict_json
 
     print(strict_json(report.summary, indent=2) if args.json else report.to_markdown())
+    for note in report.notes():
+        print(f"qce evaluate: note: {note}", file=sys.stderr)
     others = ", ".join(p.name for key, p in paths.items() if key != "markdown")
     print(f"report written to {paths['markdown']} (also {others}); results in {store}",
           file=sys.stderr)
+    s = report.summary
+    if s["predictions"] and not s["problems_with_predictions"]:
+        print(f"qce evaluate: nothing counted: 0 of {s['predictions']} ids belong to "
+              f"{report.benchmark}" + (f"/{report.config}" if report.config else "")
+              + _unknown_ids_hint(report, args.data_dir), file=sys.stderr)
+        return EXIT_INPUT
     return EXIT_OK
+
+
+def _unknown_ids_hint(report: Any, data_dir: str | None) -> str:
+    """For a run that counted nothing: another config of the benchmark holding the ids, else
+    the closest known id (the predictions may be for another benchmark)."""
+    from .benchmarks.base import get
+    from .hints import close_matches
+
+    bench = get(report.benchmark)
+    ids = sorted({r["problem_id"] for r in report.per_sample if not r["known_problem"]})
+    if not ids:
+        return ""
+    best = ("", 0)
+    for config in bench.record_configs:
+        if config == report.config:
+            continue
+        try:
+            hits = len(set(ids) & set(bench.loader.problems(config, data_dir=data_dir)))
+        except Exception:  # noqa: BLE001 - only a hint; the run's own error is reported
+            continue
+        if hits > best[1]:
+            best = (config, hits)
+    if best[1]:
+        return f"; did you mean --config {best[0]} ({best[1]} of {len(ids)} ids are there)?"
+    known = sorted(bench.loader.problems(report.config, data_dir=data_dir))
+    close = close_matches(ids[0], known, n=1)
+    if close:
+        return f"; did you mean {close[0]!r} for {ids[0]!r}?"
+    return (f"; its ids look like {known[0]!r}, yours like {ids[0]!r}: is --benchmark right?"
+            if known else "")
+
+
+def _status(message: str, enabled: bool = True) -> None:
+    if enabled:
+        print(message, file=sys.stderr, flush=True)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    reports = run_demo(args.out)
+    reports = run_demo(args.out, progress=True)
     if args.json:
         print(json.dumps({r.config: r.summary for r in reports}, indent=2, default=str))
     else:
@@ -438,9 +500,15 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_publish(args: argparse.Namespace) -> int:
-    from .publish import publish
+    from .publish import DatasetFolderError, UploadFailed, publish
 
-    print(publish(args.folder, args.hub_id, private=args.private, dry_run=args.dry_run))
+    try:
+        print(publish(args.folder, args.hub_id, private=args.private, dry_run=args.dry_run))
+    except DatasetFolderError as exc:
+        raise InputError(str(exc)) from None
+    except UploadFailed as exc:
+        print(f"qce publish: {exc}", file=sys.stderr)
+        return EXIT_FAIL
     return EXIT_OK
 
 
@@ -483,11 +551,19 @@ _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, 
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # no "Generating test split" bars from datasets on every command (the user's setting wins)
+    os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
+    if argv and not argv[0].startswith("-") and argv[0] not in _COMMANDS:
+        from .hints import did_you_mean
+
+        print(f"qce: unknown command {argv[0]!r}{did_you_mean(argv[0], _COMMANDS)} (known: "
+              f"{', '.join(_COMMANDS)})", file=sys.stderr)
+        return EXIT_USAGE
+    args = _parser().parse_args(argv)
     from .benchmarks.base import UsageError
     from .datasets_cache import DataUnavailable
 
-    argv = list(sys.argv[1:] if argv is None else argv)
-    args = _parser().parse_args(argv)
     args.argv = argv
     try:
         return _COMMANDS[args.command](args)

@@ -38,6 +38,48 @@ class DataUnavailable(RuntimeError):
     """The dataset is not cached and cannot be built here; the message says what to run."""
 
 
+class WrongDataFolder(DataUnavailable):
+    """A data folder that does not hold the benchmark's config (another benchmark's folder)."""
+
+
+def load_folder(folder: str | Path, benchmark: str, config: str, split: str) -> Any:
+    """``datasets.load_dataset(folder, config, split=split)``, after checking that the folder's
+    card declares ``config``: a folder of another benchmark is :class:`WrongDataFolder` naming
+    what the folder holds, not datasets' ``BuilderConfig ... not found``."""
+    import datasets
+
+    folder = Path(folder)
+    card = folder / "README.md"
+    if not card.is_file():
+        raise FileNotFoundError(f"{folder} is not a {benchmark} dataset folder (no README.md "
+                                f"card); build one with `qce build {benchmark} --out DIR`")
+    declared = _card_configs(card)
+    if declared is not None and config not in declared:
+        raise WrongDataFolder(
+            f"{folder} is not a {benchmark} dataset folder: it holds the configs "
+            f"{', '.join(declared) or '(none)'}, not {benchmark}'s {config!r} (another "
+            f"benchmark's folder?); pass the folder `qce build {benchmark} --out DIR` wrote")
+    return datasets.load_dataset(str(folder), config, split=split)
+
+
+def _card_configs(card: Path) -> list[str] | None:
+    """The ``config_name`` values of a card's YAML header (None when it has no readable one)."""
+    import yaml
+
+    text = card.read_text(encoding="utf-8", errors="replace")
+    end = text.find("\n---", 4)
+    if not text.startswith("---\n") or end < 0:
+        return None
+    try:
+        meta = yaml.safe_load(text[4:end]) or {}
+    except yaml.YAMLError:
+        return None
+    configs = meta.get("configs") if isinstance(meta, dict) else None
+    if not isinstance(configs, list):
+        return None
+    return [str(c.get("config_name")) for c in configs if isinstance(c, dict)]
+
+
 def from_upstream(benchmark: Buildable) -> bool:
     """Whether ``benchmark`` is built from upstream archives pinned by a shipped manifest."""
     from . import upstream

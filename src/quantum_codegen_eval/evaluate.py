@@ -35,6 +35,7 @@ from .verdict import Verdict, classify_error, with_error_class
 if TYPE_CHECKING:
     from .report import Report
 
+_SCORED = ("codebleu", "rouge_l", "hallucination")  # the metrics computed after judging
 DEFAULT_METRICS = ("pass@k", "partial_credit", "codebleu", "rouge_l", "hallucination", "errors")
 
 
@@ -48,6 +49,15 @@ class EvaluationInterrupted(KeyboardInterrupt):
         self.kept, self.total, self.store = kept, total, store
 
 
+class StoreInUse(FileExistsError):
+    """The result store already holds results and ``resume`` was not asked for."""
+
+    def __init__(self, store: Path):
+        super().__init__(f"result store {store} already has results: pass resume=True to "
+                         "continue it, or choose another store")
+        self.store = store
+
+
 def completion_hash(completion: str) -> str:
     return hashlib.sha256(completion.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
@@ -57,17 +67,25 @@ def format_verdict(benchmark: str, sample: Sample, message: str) -> Verdict:
                    error_class=classify_error("FORMAT"), message=message)
 
 
+#: seconds between two progress lines when stderr is not a terminal (a log file)
+LOG_INTERVAL = 30.0
+
+
 class _Progress:
-    """A progress bar shown from the start (loading and worker warm-up included), refreshed
-    while waiting so the clock moves; a no-op when disabled."""
+    """A progress bar shown from the start (worker warm-up included), refreshed while waiting
+    so the clock moves; into a log (stderr not a terminal) a line at most every
+    ``LOG_INTERVAL`` seconds; a no-op when disabled."""
 
     def __init__(self, total: int, enabled: bool, done: int = 0):
         self.bar = None
+        self.tty = sys.stderr.isatty()
         if enabled and total:
             from tqdm.auto import tqdm
 
             self.bar = tqdm(total=total, initial=done, unit="sample", file=sys.stderr,
-                            leave=False, desc="judging (starting workers)")
+                            leave=not self.tty, desc="judging (starting workers)",
+                            **({} if self.tty else {"mininterval": LOG_INTERVAL,
+                                                    "maxinterval": LOG_INTERVAL}))
         self.started = False
 
     def update(self, n: int = 1) -> None:
@@ -78,7 +96,7 @@ class _Progress:
             self.bar.update(n)
 
     def refresh(self) -> None:
-        if self.bar is not None:
+        if self.bar is not None and self.tty:
             self.bar.refresh()
 
     def close(self) -> None:
@@ -135,7 +153,7 @@ def evaluate(
         raise ValueError("give sandbox= or scheduler=/executor=, not both")
     bench = benchmark if isinstance(benchmark, Benchmark) else get(benchmark)
     if config is not None or problems is None:  # the default config, named in the report
-        config = bench.check_config(config)
+        config = bench.check_judged_config(config)
     if judge is None:
         judge = bench.make_judge(**(judge_options or {}))
     samples = read_predictions(predictions)
@@ -151,15 +169,19 @@ def evaluate(
         if store_path.exists() and not store_path.is_file():
             raise ValueError(f"result store {store_path} is not a file")
         if store_path.exists() and store_path.stat().st_size and not resume:
-            raise FileExistsError(
-                f"result store {store_path} already has results: pass resume=True (--resume) to "
-                "continue it, or choose another store"
-            )
+            raise StoreInUse(store_path)
         store_path.parent.mkdir(parents=True, exist_ok=True)
         result_store = ResultStore(store_path, key="key")
         done = {record["key"]: record for record in result_store.records()}
 
     planned: dict[str, tuple[Sample, list[Any]]] = {}
+    prepare = getattr(judge, "prepare", None)
+    if prepare is not None:  # e.g. era environments: created (and announced) before the bar starts
+        try:
+            prepare([problems[pid] for pid in dict.fromkeys(s.problem_id for s in samples
+                                                           if s.key not in done) if pid in problems])
+        except Exception:  # noqa: BLE001 - each sample's planning meets it and reports it
+            pass
     run = _Run(bench.name, config, result_store)
     programs = _program_keys(samples, problems, judge)
     by_program = _stored_programs(done.values(), run)
@@ -242,6 +264,9 @@ def evaluate(
         if cluster is not None:
             cluster.close()
 
+    scored = [m for m in metrics if m in _SCORED and (m != "hallucination"
+                                                     or bench.language(config) == "pennylane")]
+    _status(f"scoring {len(samples)} samples ({', '.join(scored)}) ...", progress and bool(scored))
     scores = score(bench, config, samples, problems, metrics)
     report = summarise(bench=bench, config=config, samples=samples, verdicts=run.verdicts,
                        problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),

@@ -17,6 +17,24 @@ class DatasetFolderError(ValueError):
     """The folder is not a Hub-ready dataset folder; the message says what is wrong."""
 
 
+class UploadFailed(RuntimeError):
+    """The Hub could not be reached or refused the upload; the message is one line."""
+
+
+#: card licences that do not allow redistribution (upstream carries no licence)
+NOT_REDISTRIBUTABLE = {None, "", "unknown", "other"}
+
+
+def licence_note(folder: str | Path) -> str:
+    """A warning when the card declares no licence that allows redistribution, else ''."""
+    licence = read_card_yaml(folder).get("license")
+    if licence not in NOT_REDISTRIBUTABLE:
+        return ""
+    return (f"warning: {folder}'s card declares license: {licence or 'none'}: its upstream "
+            "material has no licence that allows redistribution; publish it privately "
+            "(--private) for your own use only, or not at all")
+
+
 def read_card_yaml(folder: str | Path) -> dict[str, Any]:
     """The YAML header of ``folder/README.md``."""
     import yaml
@@ -76,13 +94,23 @@ def publish(folder: str | Path, hub_id: str, *, private: bool = False, dry_run: 
     if "/" not in hub_id:
         raise ValueError(f"hub id {hub_id!r} must be 'owner/name'")
     configs = check_dataset_folder(folder)
+    note = licence_note(folder)
+    note = f"\n{note}" if note else ""
     if dry_run:
-        return f"{folder}: ready for {hub_id} (configs: {', '.join(configs)}); nothing uploaded"
+        return (f"{folder}: ready for {hub_id} (configs: {', '.join(configs)}); nothing "
+                f"uploaded{note}")
     if api is None:
         from huggingface_hub import HfApi
 
         api = HfApi(token=token)
-    api.create_repo(hub_id, repo_type="dataset", private=private, exist_ok=True)
-    commit = api.upload_folder(folder_path=str(folder), repo_id=hub_id, repo_type="dataset",
-                               commit_message="Upload dataset built with quantum-codegen-eval")
-    return f"uploaded {folder} to datasets/{hub_id} (configs: {', '.join(configs)}): {commit}"
+    try:
+        api.create_repo(hub_id, repo_type="dataset", private=private, exist_ok=True)
+        commit = api.upload_folder(folder_path=str(folder), repo_id=hub_id, repo_type="dataset",
+                                   commit_message="Upload dataset built with quantum-codegen-eval")
+    except Exception as exc:  # noqa: BLE001 - network, authentication, Hub refusals: one line
+        first = (str(exc).strip().splitlines() or [""])[0][:300]
+        raise UploadFailed(f"could not upload {folder} to datasets/{hub_id}: "
+                           f"{type(exc).__name__}: {first} (network and token: `hf auth "
+                           "login` or HF_TOKEN)") from None
+    return (f"uploaded {folder} to datasets/{hub_id} (configs: {', '.join(configs)}): "
+            f"{commit}{note}")

@@ -1,9 +1,10 @@
 """The report: per-sample, per-problem and summary levels, rendered as JSON, Markdown and plots.
 
 This module renders only; the numbers come from :mod:`.scoring`. The Markdown lays the tables
-out as the source papers print them: pass@k per year (QHack) or contest (QCoder), a
-code-similarity table (CodeBLEU and its components, ROUGE-L) that names what it compared
-against, and an error distribution table (error classes of failed samples, verdict statuses).
+out as the source papers print them: pass@k per year (QHack) or contest (QCoder) with bootstrap
+intervals, and per category where the benchmark declares one, a code-similarity table (CodeBLEU
+and its components, ROUGE-L) that names what it compared against, an error distribution table
+(error classes of failed samples, verdict statuses), one row per problem and the signatures.
 """
 
 from __future__ import annotations
@@ -63,6 +64,19 @@ class Report:
                            label=label or _title(self), dry_run=dry_run, private=private,
                            token=token)
 
+    def notes(self) -> list[str]:
+        """What a reader must not miss, one line each (also in report.md; ``qce evaluate``
+        prints them on stderr): a pass@k that could not be estimated, and why."""
+        s = self.summary
+        out = []
+        for k, short in s.get("k_above_samples", {}).items():
+            out.append(f"pass@{k} is not estimated for {len(short)} of "
+                       f"{s['problems_with_predictions']} problems, which have fewer than {k} "
+                       f"samples ({_some(short, 5)}); so neither for their "
+                       f"{s.get('group_by') or 'group'} nor for 'all' (shown as –); give at "
+                       f"least {k} samples per problem, or a smaller -k")
+        return out
+
     def save(self, out: str | Path) -> dict[str, Path]:
         """Write report.json, report.md and the plots into ``out``; returns the paths."""
         out = Path(out)
@@ -93,6 +107,22 @@ def _finite(value: Any) -> Any:
 # ---------------------------------------------------------------- rendering
 
 
+def _fmt_ci(value: Any, interval: list[float] | None) -> str:
+    """A pass@k cell: the percentage and its bootstrap interval."""
+    if value is None or not interval:
+        return _fmt(value)
+    return f"{_fmt(value)} [{_fmt(interval[0])}, {_fmt(interval[1])}]"
+
+
+#: what a caveat's "check trust" means (docs/benchmarks/qhack.md, "check_trust")
+CHECK_TRUST = {
+    "circuit": "the official check needs live objects; the judge decided with its own trusted "
+               "check, rebuilding and simulating the circuits the program emitted",
+    "live": "the official check ran inside the program's process (no trusted check exists): the "
+            "verdict could be forged by the program",
+}
+
+
 def _fmt(value: Any, pct: bool = True) -> str:
     if value is None:
         return "–"
@@ -101,8 +131,9 @@ def _fmt(value: Any, pct: bool = True) -> str:
     return str(value)
 
 
-# what could end a table cell or a code span, or start HTML; backslash so that "\\|" stays inert
-_MARKDOWN = {"|": "\\|", "`": "\\`", "\\": "\\\\", "<": "&lt;", ">": "&gt;", "&": "&amp;"}
+# what could end a table cell or a code span, or start HTML or an entity; backslash so that
+# "\\|" stays inert. ">" is left as it is: mid-line it starts nothing, and "&gt;=" reads badly
+_MARKDOWN = {"|": "\\|", "`": "\\`", "\\": "\\\\", "<": "&lt;", "&": "\\&"}
 
 
 def inline(value: Any, limit: int = 200, code: bool = False) -> str:
@@ -180,24 +211,34 @@ def render_markdown(report: Report) -> str:
     if s.get("duplicates"):
         out.append(f"{len(s['duplicates'])} predictions repeat an (id, sample) already given "
                    f"(FORMAT, counted as failed samples): {_some(s['duplicates'])}")
+    notes = report.notes()
+    if notes:
+        out += ["", "## Notes", ""] + [f"- {inline(n, 2000)}" for n in notes]
     if s.get("flags"):
         out += ["", "## Caveats", "", "These counted problems need a caveat (see the benchmark's "
                 "documentation):", ""]
         out += [f"- `{inline(pid, code=True)}`: {inline('; '.join(why), 1000)}" for pid, why in s["flags"].items()]
+        trusts = sorted({f.split(": ", 1)[1] for why in s["flags"].values() for f in why
+                         if f.startswith("check trust: ")})
+        out += ["", *(f"*check trust: {t}*: {inline(CHECK_TRUST.get(t, 'see the benchmark documentation'), 1000)}."
+                      for t in trusts)] if trusts else []
     if "pass@k" in s:
-        table = s["pass@k"]
-        ks = [key for key in next(iter(table.values())) if key.startswith("pass@")]
-        rows = [[name, entry["problems"], *(_fmt(entry[k]) for k in ks), _fmt(entry["partial_credit"])]
-                for name, entry in table.items()]
         group = s.get("group_by") or "group"
-        out += ["", "## pass@k (%)", "", _table([group, "problems", *ks, "partial credit"], rows)]
+        out += ["", "## pass@k (%)", "", _passk_table(s["pass@k"], group, s.get("pass@k_ci"))]
+        method = s.get("pass@k_ci_method")
+        if method:
+            out += ["", f"In brackets: {100 * method['level']:g} % {method['method']} "
+                    f"({method['n_boot']} resamples, seed {method['seed']}). pass@k of a group "
+                    "(and of 'all') is the mean over its problems; it is estimated only when "
+                    "every one of them has at least k samples."]
+        for by, table in s.get("pass@k_by", {}).items():
+            out += ["", f"## pass@k by {inline(by)} (%)", "",
+                    _passk_table(table, by, s.get("pass@k_by_ci", {}).get(by))]
         runnable = s.get("pass@k_runnable")
         if runnable:
-            rows = [[name, entry["problems"], *(_fmt(entry.get(k)) for k in ks),
-                     _fmt(entry["partial_credit"])] for name, entry in runnable.items()]
             out += ["", f"Without the {len(s.get('unrunnable', []))} problem(s) that cannot pass "
                     "in this environment (see Caveats):", "",
-                    _table([group, "problems", *ks, "partial credit"], rows)]
+                    _passk_table(runnable, group, None)]
     if "codebleu" in s or "rouge_l" in s:
         cb, rl = s.get("codebleu", {}), s.get("rouge_l", {})
         out += ["", f"## Code similarity to the {_reference_label(s.get('similarity_reference'))}",
@@ -225,8 +266,12 @@ def render_markdown(report: Report) -> str:
                    if h["most_common"] else ".")]
     if report.refinement:
         out += render_refinement(report.refinement)
+    if report.per_problem and "pass@k" in s:
+        out += ["", "## Per problem", "", _per_problem_table(report)]
     if report.signatures:
-        out += ["", "Signatures:", ""] + [f"- `{inline(sig, 1000, code=True)}`" for sig in report.signatures.values()]
+        out += ["", "## Signatures", ""] + [
+            f"- {inline(name)}: `{inline(sig, 1000, code=True)}`"
+            for name, sig in report.signatures.items()]
     if report.provenance is not None:
         out += ["", *_provenance_lines(report.provenance)]
     return "\n".join(out) + "\n"
@@ -261,6 +306,25 @@ def render_refinement(ref: dict[str, Any]) -> list[str]:
     return out
 
 
+def _passk_table(table: dict[str, Any], group: str, ci: dict[str, Any] | None) -> str:
+    ks = [key for key in next(iter(table.values())) if key.startswith("pass@")]
+    rows = [[name, entry["problems"],
+             *(_fmt_ci(entry[k], (ci or {}).get(name, {}).get(k)) for k in ks),
+             _fmt(entry["partial_credit"])] for name, entry in table.items()]
+    return _table([group, "problems", *ks, "partial credit"], rows)
+
+
+def _per_problem_table(report: Report) -> str:
+    """One row per counted problem: samples, correct, partial credit, statuses, caveats."""
+    extra = [key for key in report.summary.get("pass@k_by", {})]
+    rows = [[r["problem_id"], r["group"], *(r.get(key, "") for key in extra), r["n"], r["correct"],
+             _fmt(r["partial_credit"]),
+             ", ".join(f"{st} {c}" for st, c in r["statuses"].items()),
+             "; ".join(r.get("flags", []))] for r in report.per_problem]
+    return _table(["problem", report.summary.get("group_by") or "group", *extra, "samples",
+                   "correct", "partial credit (%)", "statuses", "caveats"], rows)
+
+
 def _title(report: Report) -> str:
     return report.benchmark + (f" ({report.config})" if report.config else "")
 
@@ -277,19 +341,32 @@ def report_figures(report: Report) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     table = report.summary.get("pass@k")
     if table:
-        ks = [key for key in next(iter(table.values())) if key.startswith("pass@")]
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        width = 0.8 / max(len(ks), 1)
         names = list(table)
-        for i, key in enumerate(ks):
-            vals = [100 * (table[n][key] or 0.0) for n in names]
-            ax.bar([x + i * width for x in range(len(names))], vals, width, label=key)
-        ax.set_xticks([x + width * (len(ks) - 1) / 2 for x in range(len(names))], names)
+        ks = [key for key in next(iter(table.values())) if key.startswith("pass@")]
+        shown = [k for k in ks if any(table[n][k] is not None for n in names)]
+        ci = report.summary.get("pass@k_ci") or {}
+        fig, ax = plt.subplots(figsize=(7, 3.5))
+        width = 0.8 / max(len(shown), 1)
+        for i, key in enumerate(shown):
+            xs = [x + i * width for x, n in enumerate(names) if table[n][key] is not None]
+            vals = [100 * table[n][key] for n in names if table[n][key] is not None]
+            bounds = [ci.get(n, {}).get(key) or [table[n][key]] * 2
+                      for n in names if table[n][key] is not None]
+            err = [[max(v - 100 * lo, 0) for v, (lo, _) in zip(vals, bounds, strict=True)],
+                   [max(100 * hi - v, 0) for v, (_, hi) in zip(vals, bounds, strict=True)]]
+            ax.bar(xs, vals, width, label=key, yerr=err if ci else None, capsize=3,
+                   error_kw={"elinewidth": 1, "ecolor": "0.25"})
+        ax.set_xticks([x + width * (len(shown) - 1) / 2 for x in range(len(names))], names)
         ax.set_xlabel(report.summary.get("group_by") or "group")
         ax.set_ylabel("%")
-        ax.set_ylim(0, 100)
-        ax.set_title(f"{_title(report)}: pass@k")
-        ax.legend()
+        ax.set_ylim(0, 105)  # room for a whisker's cap at 100
+        ax.set_yticks(range(0, 101, 20))
+        missing = [k for k in ks if k not in shown]
+        ax.set_title(f"{_title(report)}: pass@k" + (" with 95 % intervals" if ci else "")
+                     + (f" ({', '.join(missing)}: not estimated)" if missing else ""),
+                     fontsize=10)
+        if shown:  # beside the axes, so that no bar is covered
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
         fig.tight_layout()
         figures["pass_at_k"] = fig
     errors = report.summary.get("errors")

@@ -179,12 +179,19 @@ def _unrunnable(record: Any) -> str:
     return str(getattr(record, "unrunnable", None) or extra.get("unrunnable") or "")
 
 
-def _pass_at_k_table(per_problem: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[str, Any]:
-    from .metrics.passk import pass_at_k
+#: the bootstrap of the report's pass@k intervals (``metrics.passk.pass_at_k_ci``)
+CI = {"level": 0.95, "n_boot": 1000, "seed": 0}
+
+
+def _pass_at_k_table(per_problem: list[dict[str, Any]], ks: tuple[int, ...], key: str = "group",
+                     ci: dict[str, Any] | None = None) -> dict[str, Any]:
+    """pass@k and partial credit per value of ``key`` (and "all"); with ``ci`` (a dict), the
+    bootstrap interval of every estimated pass@k goes into ``ci[name][f"pass@{k}"]``."""
+    from .metrics.passk import pass_at_k, pass_at_k_ci
 
     groups: dict[str, list[dict[str, Any]]] = {}
     for row in per_problem:
-        groups.setdefault(row["group"], []).append(row)
+        groups.setdefault(row[key], []).append(row)
     table: dict[str, Any] = {}
     for name, rows in [("all", per_problem)] + sorted(groups.items()):
         if name == "all" or len(groups) > 1:
@@ -194,10 +201,30 @@ def _pass_at_k_table(per_problem: list[dict[str, Any]], ks: tuple[int, ...]) -> 
             for k in ks:
                 # missing (None) when some problem has fewer than k samples: never estimated
                 entry[f"pass@{k}"] = float(pass_at_k(ns, cs, k)) if rows and min(ns) >= k else None
+                if ci is not None and entry[f"pass@{k}"] is not None:
+                    interval = pass_at_k_ci(ns, cs, k, **CI)
+                    ci.setdefault(name, {})[f"pass@{k}"] = [interval.low, interval.high]
             entry["partial_credit"] = (sum(r["partial_credit"] for r in rows) / len(rows)
                                        if rows else None)
             table[name] = entry
     return table
+
+
+def _pass_at_k_signatures(ks: tuple[int, ...]) -> dict[str, str]:
+    """The signatures of the estimator and of its interval, as the metric functions give them."""
+    from .metrics.passk import pass_at_k, pass_at_k_ci
+
+    out = {}
+    for k in ks:
+        out[f"pass@{k}"] = pass_at_k([k], [0], k, per_problem=True).signature
+        out[f"pass@{k} interval"] = pass_at_k_ci([k], [0], k, **CI).signature
+    return out
+
+
+def _short_of_k(per_problem: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[str, list[str]]:
+    """k -> the problems with fewer than k samples (no pass@k for them nor their groups)."""
+    return {str(k): short for k in ks
+            if (short := [r["problem_id"] for r in per_problem if r["n"] < k])}
 
 
 def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts: dict[str, Any],
@@ -231,6 +258,8 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
                "correct": sum(v.passed and not v.judge_error for v in vs),  # an error never passes
                "partial_credit": sum(v.partial_credit for v in vs) / len(vs),
                "statuses": {st: c for st in STATUSES if (c := sum(v.status == st for v in vs))}}
+        if bench.subgroup is not None:
+            row[bench.subgroup_by] = bench.subgroup(problems[pid])
         flags = _flags_of(problems[pid], vs)
         if flags:
             row["flags"] = flags
@@ -248,8 +277,20 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
         "seconds": round(seconds, 2),
         "statuses": {st: c for st in STATUSES if (c := sum(r["status"] == st for r in per_sample))},
     }
+    signatures = dict(scores.signatures)
     if "pass@k" in metrics or "partial_credit" in metrics:
-        summary["pass@k"] = _pass_at_k_table(per_problem, k)
+        ci: dict[str, Any] = {}
+        summary["pass@k"] = _pass_at_k_table(per_problem, k, ci=ci)
+        summary["pass@k_ci"] = ci
+        summary["pass@k_ci_method"] = {"method": "percentile bootstrap over problems", **CI}
+        if bench.subgroup is not None and per_problem:
+            ci_by: dict[str, Any] = {}
+            summary["pass@k_by"] = {bench.subgroup_by: _pass_at_k_table(
+                per_problem, k, key=bench.subgroup_by, ci=ci_by)}
+            summary["pass@k_by_ci"] = {bench.subgroup_by: ci_by}
+        if short := _short_of_k(per_problem, k):
+            summary["k_above_samples"] = short
+        signatures = _pass_at_k_signatures(k) | signatures
         unrunnable = {r["problem_id"] for r in per_problem if _unrunnable(problems[r["problem_id"]])}
         if unrunnable:  # also without the problems declared unable to pass here
             summary["unrunnable"] = sorted(unrunnable)
@@ -271,4 +312,4 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
     if scores.hallucination is not None:
         summary["hallucination"] = scores.hallucination
     return Report(benchmark=bench.name, config=config, summary=summary, per_problem=per_problem,
-                  per_sample=per_sample, signatures=dict(scores.signatures))
+                  per_sample=per_sample, signatures=signatures)

@@ -93,12 +93,13 @@ ALLOWED = {
     "codeblocks": set(),
     "predictions": set(),
     "cache": set(),
+    "hints": set(),
     "report": {"publish_run"},  # Report.push_to_hub; publish_run reads report dicts only
     "judges": {"execution", "verdict", "codeblocks", "metrics", "formats", "cache"},
     "formats": set(),
     "scoring": {"metrics", "predictions", "verdict", "report"},
     "benchmarks": {"judges", "codeblocks", "formats", "verdict", "cache",
-                   "upstream", "datasets_cache", "execution"},
+                   "upstream", "datasets_cache", "execution", "hints"},
     "upstream": {"cache"},
     "datasets_cache": {"cache", "upstream"},
     # the builders: a benchmark's schema and judge-derived columns come from its benchmark

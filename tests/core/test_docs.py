@@ -29,7 +29,7 @@ def test_metric_card_examples_run(page):
     assert result.failed == 0
 
 
-MODULES = ["verdict", "codeblocks", "benchmarks.base", "predictions", "metrics.signature", "metrics.passk",
+MODULES = ["verdict", "codeblocks", "hints", "benchmarks.base", "predictions", "metrics.signature", "metrics.passk",
            "metrics.rouge", "metrics.hallucination", "metrics.codebleu", "benchmarks.sample",
            "execution.types", "execution.store", "provenance", "metrics.paired"]
 

@@ -88,6 +88,10 @@ def test_report_files_and_cli_demo(tmp_path):
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "# Evaluation report: sample (pennylane)" in proc.stdout
+    # it says what it is doing (issue 21: minutes of silence before)
+    lines = proc.stderr.splitlines()
+    assert "qce demo: the pennylane half: 9 predictions on 4 tasks" in lines
+    assert "scoring 9 samples (codebleu, rouge_l, hallucination) ..." in lines
     for config in ("pennylane", "qiskit"):
         data = json.loads((out / config / "report.json").read_text())
         assert data["summary"]["predictions"] == len(data["per_sample"])
@@ -101,3 +105,16 @@ def test_resume_refuses_a_changed_completion(tmp_path, sandbox):
     with pytest.raises(ValueError, match="different completion"):
         evaluate({"sample/qk_bell_circuit": ["x = 2"]}, "sample", "qiskit", k=(1,), store=store,
                  resume=True, sandbox=sandbox)
+
+
+def test_sample_jobs_run_in_a_worker_that_preloaded_their_framework():
+    """PennyLane imported once in the worker, not in every job (the demo's PennyLane half took
+    4 minutes under load without it)."""
+    from quantum_codegen_eval.benchmarks import sample
+
+    judge = sample.make_judge()
+    for config, module in (("pennylane", "pennylane"), ("qiskit", "qiskit")):
+        for problem in sample.problems(config).values():
+            (job,) = judge.jobs(problem, "```python\nx = 1\n```")
+            assert module in job.preload
+            assert ("pennylane" in job.preload) == (config == "pennylane")  # only where used

@@ -98,15 +98,23 @@ def test_wheel_builds_prompts_loads_and_evaluates(github_url, place):
         assert f"built the {name} dataset into {cache / 'datasets' / name}" in proc.stderr
     assert "built the" not in _run(py, "-c", code, env=env, cwd=work).stderr  # only once
 
-    # the quickstart's whole loop for QHack 2023 and QCoder, then its Python form
+    # the quick start end to end: every runnable block of the page, in order (the demo, the
+    # loop for QHack 2023 and QCoder, its Python form); the install is the wheel's above
     qs = _quickstart()
-    for section in ("QHack 2023", "QCoder", "From Python"):
+    assert qs.sections() == ["2. The bundled sample", "QHack 2023", "QCoder", "From Python"]
+    for section in qs.sections():
         out = qs.run(section, work, str(py), env)
         assert "pass@" in out, section
     for run, n in (("qhack-run", 28), ("qcoder-run", 67)):
         report = json.loads((work / run / "report.json").read_text())
         assert len(report["per_sample"]) == n, run
-        assert (work / run / "report.md").read_text().startswith("# Evaluation report")
+        md = (work / run / "report.md").read_text()
+        assert md.startswith("# Evaluation report") and "## Per problem" in md
+        assert "tests/" not in md.replace("/blob/main/tests/", "")  # the wheel ships no tests/
+        assert "&gt;" not in md
+    qhack_md = (work / "qhack-run" / "report.md").read_text()
+    assert "## pass@k by category (%)" in qhack_md  # the tables the quick start promises
+    assert report["signatures"]["pass@1"].startswith("pass_at_k|")
     prompts = [json.loads(line) for line in (work / "qcoder-prompts.jsonl").read_text().splitlines()]
     assert len(prompts) == 67 and prompts[0]["prompt"].startswith("Solve the following problem.")
 

@@ -14,6 +14,8 @@ recipes pin the PennyLane release of the contest on the interpreter running this
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
 
 from ..execution import envs
@@ -77,8 +79,27 @@ def list_envs() -> list[dict]:
 
 
 def env_python(name: str, create: bool = True) -> Path:
-    """The python of environment ``name``; created first when missing and ``create`` is true."""
-    return envs.python_of(recipe(name), create_missing=create)
+    """The python of environment ``name``; created first when missing and ``create`` is true
+    (saying so on stderr first: it downloads and installs for minutes)."""
+    r = recipe(name)
+    if create and not envs.describe(r)["ready"]:
+        started = time.monotonic()
+        print(f"qce: {creating_message(name)}", file=sys.stderr, flush=True)
+        path = envs.python_of(r, create_missing=True)
+        print(f"qce: environment {name} ready in {time.monotonic() - started:.0f} s (kept in "
+              f"{path.parent.parent}; later runs reuse it)", file=sys.stderr, flush=True)
+        return path
+    return envs.python_of(r, create_missing=create)
+
+
+def creating_message(name: str) -> str:
+    """What a run says before building environment ``name``."""
+    r = recipe(name)
+    pennylane = next((q.split("==")[1] for q in r.requirements if q.startswith("pennylane==")), "?")
+    year = name.rsplit("-", 1)[-1]
+    return (f"creating the PennyLane {pennylane} environment for QHack {year} ({name}): "
+            f"downloading and installing {len(r.requirements)} pinned packages, once, usually "
+            f"a few minutes (`qce env create {name}` does it ahead) ...")
 
 
 def create_env(name: str, *, force: bool = False, python: str | None = None) -> Path:

@@ -14,6 +14,7 @@ registry discovers those modules (no central table), so ``cli``, ``evaluate``, `
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -23,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from ..codeblocks import extract_all_blocks, extract_last_block
+from ..hints import did_you_mean
 
 __all__ = ["Benchmark", "FeedbackWording", "NoJudge", "UnknownBenchmark", "UsageError",
            "builders", "extract_all_blocks", "extract_last_block", "get", "missing_fields",
@@ -91,6 +93,9 @@ class Benchmark:
     feedback: FeedbackWording = field(default_factory=FeedbackWording)
     builder: str | None = None  #: module whose ``build(source, out, **options)`` writes the data
     environments: tuple[str, ...] = ()  #: era environments its judge may run in
+    #: a second pass@k table of the report, e.g. QHack's per challenge category
+    subgroup_by: str = ""
+    subgroup: Callable[[Any], str] | None = None
     aliases: tuple[str, ...] = ()
 
     @property
@@ -103,7 +108,16 @@ class Benchmark:
         cfg = config or self.configs[0]
         if cfg not in self.configs:
             raise UnknownBenchmark(f"unknown {self.name} config {cfg!r}; known: "
-                                   f"{', '.join(self.configs)}")
+                                   f"{', '.join(self.configs)}{did_you_mean(cfg, self.configs)}")
+        return cfg
+
+    def check_judged_config(self, config: str | None) -> str:
+        """:meth:`check_config`, and a config whose rows are problems to judge (not data only,
+        such as QCoder's human submissions); :class:`UnknownBenchmark` otherwise."""
+        cfg = self.check_config(config)
+        if cfg not in self.record_configs:
+            raise UnknownBenchmark(f"{self.name} config {cfg!r} is data only (no problems to "
+                                   f"judge); evaluate one of: {', '.join(self.record_configs)}")
         return cfg
 
     def candidate_code(self, record: Any, completion: str) -> str | None:
@@ -155,13 +169,15 @@ def get(name: str) -> Benchmark:
     """The declaration of benchmark ``name`` or one of its aliases."""
     key = _aliases().get(str(name).lower())
     if key is None:
-        raise UnknownBenchmark(f"unknown benchmark {name!r}; known: {', '.join(names())}")
+        raise UnknownBenchmark(f"unknown benchmark {name!r}; known: {', '.join(names())}"
+                               f"{did_you_mean(str(name), _aliases())}")
     return registry()[key]
 
 
 def builders() -> dict[str, str]:
     """Dataset name -> builder module: the benchmarks' builders, plus any other module of
-    ``quantum_codegen_eval.loaders`` that has a ``build`` function (e.g. the API index)."""
+    ``quantum_codegen_eval.loaders`` that defines a ``build`` function (e.g. the API index;
+    read from the source, so listing them imports none)."""
     out = {b.name: b.builder for b in registry().values() if b.builder}
     try:
         loaders = importlib.import_module("quantum_codegen_eval.loaders")
@@ -170,15 +186,23 @@ def builders() -> dict[str, str]:
     known = set(out.values())
     for m in pkgutil.iter_modules(loaders.__path__):
         mod = f"{loaders.__name__}.{m.name}"
-        if not m.name.startswith("_") and mod not in known and m.name not in out:
+        if not m.name.startswith("_") and mod not in known and m.name not in out \
+                and _defines_build(mod):
             out[m.name] = mod
     return out
+
+
+def _defines_build(module: str) -> bool:
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return False
+    return "\ndef build(" in Path(spec.origin).read_text(encoding="utf-8")
 
 
 def missing_fields(bench: Benchmark) -> list[str]:
     """The declaration's required fields that are empty (the completeness test uses this)."""
     optional = {"judge", "candidate", "builder", "environments", "aliases", "feedback",
-                "hub_id"}
+                "hub_id", "subgroup_by", "subgroup"}
     bad = [f.name for f in fields(bench) if f.name not in optional
            and getattr(bench, f.name) in (None, "", (), {})]
     bad += [f"splits[{c}]" for c in bench.configs if c not in bench.splits]

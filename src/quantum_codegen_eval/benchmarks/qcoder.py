@@ -12,7 +12,6 @@ order, with each verdict and the index of the first AC).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from pathlib import Path
 from typing import Any
 
 HUB_ID = "quantum-codegen-eval/qcoder"
@@ -66,7 +65,7 @@ class QCoderProblem:
 
 def load(config: str | None = None, *, data_dir: Any = None, split: str | None = None):
     """The config as a ``datasets.Dataset`` (local folder ``data_dir``, else the cached build)."""
-    import datasets
+    from ..datasets_cache import load_folder
 
     config = config or CONFIGS[0]
     if config not in CONFIGS:
@@ -75,10 +74,7 @@ def load(config: str | None = None, *, data_dir: Any = None, split: str | None =
         from ..datasets_cache import dataset_dir
 
         data_dir = dataset_dir(BENCHMARK)
-    if not (Path(data_dir) / "README.md").is_file():
-        raise FileNotFoundError(f"{data_dir}: not a QCoder dataset folder (no README.md); "
-                                "build one with `qce build qcoder --out ...`")
-    return datasets.load_dataset(str(data_dir), config, split=split or _SPLITS[config])
+    return load_folder(data_dir, "qcoder", config, split or _SPLITS[config])
 
 
 def problems(config: str | None = None, *, data_dir: Any = None) -> dict[str, QCoderProblem]:

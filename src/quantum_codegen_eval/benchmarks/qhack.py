@@ -63,7 +63,7 @@ class QHackChallenge:
 
 def load(config: str | None = None, *, data_dir: Any = None, split: str | None = None):
     """The dataset (``datasets.Dataset``) of ``config`` from ``data_dir``, else the cached build."""
-    import datasets
+    from ..datasets_cache import load_folder
 
     cfg = config or CONFIGS[0]
     if cfg not in CONFIGS:
@@ -72,7 +72,7 @@ def load(config: str | None = None, *, data_dir: Any = None, split: str | None =
         from ..datasets_cache import dataset_dir
 
         data_dir = dataset_dir(BENCHMARK)
-    return datasets.load_dataset(str(data_dir), cfg, split=split or SPLIT)
+    return load_folder(data_dir, "qhack", cfg, split or SPLIT)
 
 
 def problems(config: str | None = None, *, data_dir: Any = None) -> dict[str, QHackChallenge]:
@@ -182,6 +182,7 @@ def _declare():
         module=__name__, hub_id=HUB_ID, configs=CONFIGS, splits=dict.fromkeys(CONFIGS, SPLIT),
         record_type=QHackChallenge, record_configs=CONFIGS, features=features,
         language=lambda config: "pennylane", group_by="year", group=lambda r: str(r.year),
+        subgroup_by="category", subgroup=lambda r: r.category or "uncategorised",
         prompt=prompt, reference=_reference, reference_kind=_reference_kind,
         extract=extract_all_blocks, judge=make_judge,
         feedback=FeedbackWording(run_hint="Make sure the functions you complete run in the "

@@ -13,7 +13,6 @@ the same way.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 HUB_ID = "Qiskit/qiskit_humaneval"
@@ -79,17 +78,14 @@ def _config(config: str | None) -> str:
 
 def load(config: str | None = None, *, data_dir: Any = None, split: str | None = None):
     """The tasks of ``config`` as a ``datasets.Dataset`` (local folder, else the cached build)."""
-    import datasets
+    from ..datasets_cache import load_folder
 
     cfg = _config(config)
     if data_dir is None:
         from ..datasets_cache import dataset_dir
 
         data_dir = dataset_dir(BENCHMARK)
-    folder = Path(data_dir)
-    if not (folder / "README.md").is_file():
-        raise FileNotFoundError(f"{folder}: not a qiskit_humaneval dataset folder (no README.md)")
-    return datasets.load_dataset(str(folder), cfg, split=split or SPLIT)
+    return load_folder(data_dir, "qiskit_humaneval", cfg, split or SPLIT)
 
 
 def task_from_row(row: dict[str, Any], config: str) -> Task:

@@ -15,6 +15,9 @@ programs of many samples through one sandbox pool in parallel, in *stages*:
 ``decide`` itself runs in the evaluator: it must treat every byte a job returned as hostile
 (bounded, parsed in safe formats only) and a malformed payload is a verdict, never a crash.
 
+A judge may also have ``prepare(problems)``: ``evaluate`` calls it once before planning, for
+slow set-up that must not count in the judging progress (QHack: creating era environments).
+
 ``judge_one`` does all stages with a sandbox, for single use (``qce judge``); ``judge_many``
 judges a batch with one pool, stage by stage. A judge never sets a verdict's error class: it
 reports evidence in ``details`` (``verdict.EVIDENCE``) and ``judge_many`` (like ``evaluate``)

@@ -58,7 +58,7 @@ def rouge_l(*args: Any, references: Sequence[str] | None = None,
     arguments; passing them by position is deprecated (a ``DeprecationWarning``).
     """
     references, predictions = keyword_pairs("rouge_l", args, references, predictions)
-    from rouge_score import scoring, tokenizers
+    from rouge_score import scoring
 
     if isinstance(references, str) or isinstance(predictions, str):
         raise ValueError("rouge_l: pass lists of strings, not a single string")
@@ -71,6 +71,10 @@ def rouge_l(*args: Any, references: Sequence[str] | None = None,
             raise ValueError(f"rouge_l: pair {i} is not a pair of strings "
                              f"({type(r).__name__}, {type(p).__name__})")
     if tokenizer == "default":
+        # only here: rouge-score's tokenizers import nltk, whose import pulls in scipy.stats
+        # (seconds; 20 s under load) although the code tokenizer needs none of it
+        from rouge_score import tokenizers
+
         tok = tokenizers.DefaultTokenizer(use_stemmer=use_stemmer)
     elif tokenizer == "code":
         if use_stemmer:

@@ -180,6 +180,12 @@ class QHackJudge:
         return recorded is None or not recorded.hidden_draws
 
     # -- planning
+    def prepare(self, problems: list[Any]) -> None:
+        """Find (creating when missing) the era interpreters these problems run in, before
+        any job is planned, so that a progress bar does not count their creation."""
+        for problem in problems:
+            self.interpreter(problem)
+
     def interpreter(self, problem: Any) -> str | None:
         if self.python is not None:
             return self.python

@@ -23,6 +23,7 @@ capped at ``WALL_FACTOR`` times that.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,11 +75,16 @@ class _State:
 
 @dataclass
 class QiskitHumanEvalJudge:
-    """Judge for Qiskit HumanEval (normal and hard). ``time_limit``: CPU seconds per job."""
+    """Judge for Qiskit HumanEval (normal and hard). ``time_limit``: CPU seconds per job;
+    ``preload``: what the sandbox worker imports once before forking a problem's jobs, or a
+    function of the problem giving it (the bundled sample adds PennyLane for its PennyLane
+    tasks: imported in every job instead, it cost 30-120 s a job under load)."""
 
     time_limit: float = DEFAULT_TIME_LIMIT
     memory_mb: int = 4096
     benchmark: str = BENCHMARK
+    preload: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = PRELOAD
+
     #: the trusted check's random states are seeded and every call of the candidate starts from
     #: the state the check had at that call (a replay repeats the same run)
     deterministic = True
@@ -90,6 +96,9 @@ class QiskitHumanEvalJudge:
     def signature(self) -> dict[str, Any]:
         """The options that can change a verdict (``judges.base.Judge.signature``)."""
         return {"time_limit": self.time_limit, "memory_mb": self.memory_mb}
+
+    def _preload(self, problem: Any) -> tuple[str, ...]:
+        return tuple(self.preload(problem) if callable(self.preload) else self.preload)
 
     # ------------------------------------------------------------------ jobs
     def _limits(self):
@@ -109,7 +118,7 @@ class QiskitHumanEvalJudge:
                                     check_source(problem), problem.entry_point)
         return Job(source, id=f"{problem.config}:{problem.task_id}:t{st.rounds}",
                    files={trusted.KNOWN_FILE: known, trusted.RESULTS_FILE: body},
-                   collect=(trusted.OUT_FILE,), limits=self._limits(), preload=PRELOAD,
+                   collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self._preload(problem),
                    trusted=True)
 
     def _candidate_job(self, problem: Any, completion: str, st: _State):
@@ -121,7 +130,7 @@ class QiskitHumanEvalJudge:
                  for c in st.calls]
         return Job(source, id=f"{problem.config}:{problem.task_id}:u{st.rounds + 1}",
                    files={runner.CALLS_FILE: json.dumps(calls)},
-                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=PRELOAD)
+                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self._preload(problem))
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
         code = completion_code(completion) if isinstance(completion, str) else ""
