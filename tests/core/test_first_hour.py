@@ -150,7 +150,8 @@ def test_all_unknown_ids_count_nothing_and_exit_3(tmp_path):
 
 @pytest.mark.parametrize("args, line", [
     (["evalute", "p.jsonl"], "qce: unknown command 'evalute'; did you mean 'evaluate'? (known: "
-                             "build, prompts, judge, env, evaluate, demo, publish)"),
+                             "build, prompts, judge, env, evaluate, demo, publish, compare, "
+                             "contamination, publish-run)"),
     (["evaluate", "p.jsonl", "--benchmark", "qhak"],
      "qce evaluate: unknown benchmark 'qhak'; known: pennysynth, qcoder, qhack, qiskit_humaneval, "
      "sample; did you mean 'qhack'?"),
@@ -250,4 +251,5 @@ def test_readme_names_the_fast_tier_and_the_full_suites_time():
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    assert "make test-fast" in readme and "about 2 hours" in readme
+    assert "make test-fast" in readme
+    assert re.search(r"make test .*\n.*about \d+ (minutes|hours)", readme), readme[:800]
