@@ -12,6 +12,7 @@ import pytest
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.judges.base import judge_one
 from quantum_codegen_eval.judges.qhack import unfilled_solution
+from quantum_codegen_eval.verdict import with_error_class
 
 pytestmark = pytest.mark.era  # QHack era environments
 
@@ -81,7 +82,8 @@ def test_format_errors(judge, tutorial_1):
                          ("```text\nonly prose\n```", "no_code")]:
         v = judge.jobs(tutorial_1, text)
         assert not isinstance(v, list) and v.status == "FORMAT", text
-        assert v.error_class == "formatting"
+        # the judge reports no class; the one path (judge_one, evaluate) gives it
+        assert v.error_class is None and with_error_class(v).error_class == "formatting"
         if reason:
             assert v.details["format"] == reason
 
