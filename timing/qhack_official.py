@@ -80,6 +80,29 @@ def judge_cpu(judge, record, code: str, sandbox: Sandbox) -> tuple[str, float]:
     return "judge error (stages)", cpu
 
 
+#: below this many CPU seconds the official loop's own work is within the start-up's noise
+NOISE = 0.05
+
+
+def render(rows: list[dict]) -> str:
+    """The Markdown table of ``rows`` (as ``--json`` writes them)."""
+    lines = ["| challenge | official loop (CPU s) | net of start-up | judge (CPU s) "
+             "| judge / official net | verdict |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        ok = r["judge_status"] + ("" if r["official_ok"] else " (official loop rejected it)")
+        small = r["official_net_cpu"] < NOISE
+        net = f"< {NOISE}" if small else f"{r['official_net_cpu']:.2f}"
+        ratio = "–" if small else f"{r['judge_cpu'] / r['official_net_cpu']:.2f}"
+        lines.append(f"| {r['id']} | {r['official_cpu']:.2f} | {net} | {r['judge_cpu']:.2f} | "
+                     f"{ratio} | {ok} |")
+    tot_o = sum(r["official_cpu"] for r in rows)
+    tot_n = sum(r["official_net_cpu"] for r in rows)
+    tot_j = sum(r["judge_cpu"] for r in rows)
+    lines.append(f"| **all {len(rows)}** | {tot_o:.1f} | {tot_n:.1f} | {tot_j:.1f} | "
+                 f"{tot_j / tot_n if tot_n else float('nan'):.2f} | |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--heavy", action="store_true", help="include " + ", ".join(sorted(heavy())))
@@ -87,7 +110,11 @@ def main() -> None:
     ap.add_argument("--data-dir", help="a built QHack dataset folder (default: the cache)")
     ap.add_argument("--json", help="write the rows here")
     ap.add_argument("--markdown", help="write the Markdown table here")
+    ap.add_argument("--render", metavar="JSON", help="only print the table of a saved --json run")
     args = ap.parse_args()
+    if args.render:
+        print(render(json.loads(Path(args.render).read_text())))
+        return
     problems = qhack.problems("all", data_dir=args.data_dir)
     chosen = known_good()
     if args.only:
@@ -113,18 +140,7 @@ def main() -> None:
                    "judge_status": status, "ratio": round(cpu / net, 2)}
             rows.append(row)
             print(json.dumps(row), flush=True)
-    lines = ["| challenge | official loop (CPU s) | net of start-up | judge (CPU s) "
-             "| judge / official net | verdict |", "|---|---|---|---|---|---|"]
-    for r in rows:
-        ok = r["judge_status"] + ("" if r["official_ok"] else " (official loop rejected it)")
-        lines.append(f"| {r['id']} | {r['official_cpu']:.2f} | {r['official_net_cpu']:.2f} | "
-                     f"{r['judge_cpu']:.2f} | {r['ratio']} | {ok} |")
-    tot_o = sum(r["official_cpu"] for r in rows)
-    tot_n = sum(r["official_net_cpu"] for r in rows)
-    tot_j = sum(r["judge_cpu"] for r in rows)
-    lines.append(f"| **all {len(rows)}** | {tot_o:.1f} | {tot_n:.1f} | {tot_j:.1f} | "
-                 f"{tot_j / tot_n if tot_n else float('nan'):.2f} | |")
-    table = "\n".join(lines) + "\n"
+    table = render(rows)
     print(table)
     if args.markdown:
         Path(args.markdown).write_text(table)

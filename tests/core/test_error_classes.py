@@ -23,8 +23,8 @@ from quantum_codegen_eval.benchmarks import base as registry
 from quantum_codegen_eval.benchmarks import sample
 from quantum_codegen_eval.cli import main
 from quantum_codegen_eval.execution import Job, Sandbox
-from quantum_codegen_eval.refinement import refine
 from quantum_codegen_eval.judges.base import judge_error, judge_one
+from quantum_codegen_eval.refinement import refine
 from quantum_codegen_eval.verdict import ERROR_CLASSES, STATUSES, Verdict, with_error_class
 
 JUDGES = ("qcoder", "qhack", "qiskit_humaneval")
