@@ -78,13 +78,19 @@ def check_dataset_folder(folder: str | Path, *, load: bool = True) -> list[str]:
                     raise DatasetFolderError(f"{folder}: config {name!r}: no file matches {pattern!r}")
         names.append(name)
     if load:
+        import tempfile
+
         import datasets
 
-        for name in names:
-            try:
-                datasets.load_dataset(str(folder), name)
-            except Exception as exc:
-                raise DatasetFolderError(f"{folder}: config {name!r} does not load: {exc}") from exc
+        # a fresh cache: datasets may otherwise serve an earlier build of a folder at the same
+        # place (seen with rewritten Parquet files), and the check must read the files as they are
+        with tempfile.TemporaryDirectory(prefix="qce-check-") as cache:
+            for name in names:
+                try:
+                    datasets.load_dataset(str(folder), name, cache_dir=cache)
+                except Exception as exc:
+                    raise DatasetFolderError(f"{folder}: config {name!r} does not load: "
+                                             f"{exc}") from exc
     return names
 
 

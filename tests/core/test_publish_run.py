@@ -58,12 +58,14 @@ def test_dry_run_folder_loads_every_config(runs, tmp_path):
     meta = read_card_yaml(out)
     assert {c["config_name"] for c in meta["configs"]} == {"details_sample_qiskit", "results"}
     report = json.loads((first / "report.json").read_text())
-    details = datasets.load_dataset(str(out), "details_sample_qiskit", split="latest")
+    details = datasets.load_dataset(str(out), "details_sample_qiskit", split="latest",
+                                   cache_dir=tmp_path / "cache")
     assert details.num_rows == len(report["per_sample"])
     assert sorted(details["status"]) == sorted(r["status"] for r in report["per_sample"])
     assert json.loads(details[0]["verdict"])["status"] == details[0]["status"]
     assert set(details["run"]) == {"model-a"}
-    results = datasets.load_dataset(str(out), "results", split="2026_01_02T03_04_05")
+    results = datasets.load_dataset(str(out), "results", split="2026_01_02T03_04_05",
+                                   cache_dir=tmp_path / "cache")
     assert results[0]["pass_at_1"] == pytest.approx(report["summary"]["pass@k"]["all"]["pass@1"])
     assert json.loads(results[0]["summary"])["predictions"] == 3
     assert json.loads(results[0]["provenance"]) == report.get("provenance")
@@ -80,7 +82,8 @@ def test_two_runs_give_two_splits_and_latest(runs, tmp_path):
     splits = [f["split"] for f in card["results"]]
     assert splits == ["2026_01_02T03_04_05", "2026_02_03T04_05_06", "latest"]
     assert card["results"][-1]["path"] == card["results"][1]["path"]
-    latest = datasets.load_dataset(str(out), "details_sample_qiskit", split="latest")
+    latest = datasets.load_dataset(str(out), "details_sample_qiskit", split="latest",
+                                   cache_dir=tmp_path / "cache")
     older = datasets.load_dataset(str(out), "details_sample_qiskit", split="2026_01_02T03_04_05")
     assert set(latest["run"]) == {"model-a-refined"} and set(older["run"]) == {"model-a"}
     # the refinement run carries its histories and curve

@@ -62,7 +62,7 @@ def test_killed_loop_resumes_without_redoing_and_reports_the_curve(tmp_path):
     assert ref["pass@k_by_round"]["pass@1"] == pytest.approx([1 / 3, 1 / 3, 2 / 3, 2 / 3])
     assert ref["answers_by_round"] == [3, 2, 2, 1]
     history = {h["problem_id"]: h for h in ref["histories"]}
-    assert [x["status"] for x in history["sample/qk_bell_circuit"]["rounds"]] == ["RE", "RE", "AC"]
+    assert [x["status"] for x in history["sample/qk_bell_circuit"]["rounds"]] == ["WA", "WA", "AC"]  # check() fails on None: the answer is wrong, not an error
     assert history["sample/qk_bell_circuit"]["first_ac_round"] == 2
     assert history["sample/qk_ghz_circuit"]["first_ac_round"] == 0
     assert history["sample/qk_basis_state"]["first_ac_round"] is None
@@ -71,7 +71,7 @@ def test_killed_loop_resumes_without_redoing_and_reports_the_curve(tmp_path):
     assert hashes[0] == hashes[1] != hashes[2]
     # a later prompt carries the earlier answers and the judge's feedback
     later = [r for r in generate.requests if r.round == 3][0]
-    assert "attempt 3" in later.prompt and "(RE)" in later.prompt
+    assert "attempt 3" in later.prompt and "(WA)" in later.prompt
 
     # the report is evaluate's report of the final answers, plus the refinement section
     assert report.summary["pass@k"]["all"]["pass@1"] == pytest.approx(2 / 3)
@@ -83,7 +83,7 @@ def test_killed_loop_resumes_without_redoing_and_reports_the_curve(tmp_path):
     assert set(saved) == {*report.to_dict()} and "refinement" in saved
     assert saved["refinement"]["solved_by_round"] == [1, 1, 2, 2]
     md = paths["markdown"].read_text()
-    assert "## Refinement" in md and "RE → RE → AC" in md
+    assert "## Refinement" in md and "WA → WA → AC" in md
     assert paths["refinement"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     # the finished run resumed again calls nothing and judges nothing
