@@ -45,9 +45,10 @@ def test_cli_evaluate_writes_report(qcoder_data, tmp_path, capsys):
     assert summary["predictions"] == 2 and summary["statuses"] == {"AC": 1, "WA": 1}
     assert (out / "report.md").read_text().startswith("# Evaluation report: qcoder (problems)")
     assert len((out / "results.jsonl").read_text().splitlines()) == 2
-    # the same command again without --resume refuses to mix runs; with it, judges nothing new
+    # the same command again without --resume refuses to mix runs (a usage error: exit 2, the
+    # line names the --resume command); with it, judges nothing new
     assert main(["evaluate", str(preds), "--benchmark", "qcoder", "--config", "problems",
-                 "--data-dir", str(qcoder_data), "--out", str(out), "--no-progress"]) == 3
+                 "--data-dir", str(qcoder_data), "--out", str(out), "--no-progress"]) == 2
     assert main(["evaluate", str(preds), "--benchmark", "qcoder", "--config", "problems",
                  "--data-dir", str(qcoder_data), "--out", str(out), "--resume", "-k", "1",
                  "--no-progress"]) == 0
