@@ -173,3 +173,26 @@ def test_no_import_cycles():
     cycles = _cycles()
     assert cycles - KNOWN_CYCLES == set(), sorted(map(sorted, cycles - KNOWN_CYCLES))
     assert KNOWN_CYCLES <= cycles, f"fixed, remove from KNOWN_CYCLES: {KNOWN_CYCLES - cycles}"
+
+
+#: what a job module (``judges/**/jobs/*.py``, shipped into a sandbox job by judges/_embed.py)
+#: may import besides the standard library and other job modules
+JOB_THIRD_PARTY = {"numpy", "scipy", "qiskit", "qiskit_aer", "pennylane", "autograd", "networkx"}
+JOB_MODULES = sorted(n for n in MODULES if ".jobs." in f".{n}." and n.startswith("judges."))
+
+
+def _is_job_module(name: str) -> bool:
+    return name in JOB_MODULES or name == "judges._bootstrap"
+
+
+@pytest.mark.parametrize("name", JOB_MODULES or ["(none yet)"])
+def test_job_modules_import_only_job_modules_and_frameworks(name):
+    import sys
+
+    if name == "(none yet)":
+        pytest.skip("no job module")
+    ours, theirs = GRAPH[name]
+    bad = {d for d in ours if not _is_job_module(d)}
+    bad |= {m for m in theirs if m not in JOB_THIRD_PARTY and m not in sys.stdlib_module_names
+            and m != "__future__"}
+    assert not bad, sorted(bad)

@@ -1,0 +1,72 @@
+"""judges/_embed.py: a job module and the job modules it imports become one script that runs in
+a Python that cannot import the package."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from quantum_codegen_eval.judges import _embed
+
+
+@pytest.fixture
+def jobpkg(tmp_path, monkeypatch):
+    """A throwaway package ``qce_jobpkg`` with job modules that import each other."""
+    root = tmp_path / "src" / "qce_jobpkg"
+    (root / "jobs").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "jobs" / "__init__.py").write_text("")
+    (root / "jobs" / "codec.py").write_text(textwrap.dedent("""
+        import json
+        SCALE = 3
+        def encode(value):
+            return json.dumps({"v": value * SCALE})
+    """))
+    (root / "jobs" / "helpers.py").write_text(textwrap.dedent("""
+        from qce_jobpkg.jobs import codec
+        def twice(x):
+            return codec.encode(2 * x)
+    """))
+    (root / "jobs" / "main.py").write_text(textwrap.dedent("""
+        import sys
+        from . import helpers
+        from .codec import SCALE
+        def main(x, label, *, check=None):
+            sys.stdout.write(label + helpers.twice(x) + str(SCALE) + "\\n")
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    for name in [m for m in sys.modules if m.startswith("qce_jobpkg")]:
+        monkeypatch.delitem(sys.modules, name)
+    _embed.needed.cache_clear()
+    _embed._source.cache_clear()
+    yield
+    _embed.needed.cache_clear()
+    _embed._source.cache_clear()
+
+
+def test_script_runs_without_the_package(jobpkg, tmp_path):
+    import qce_jobpkg.jobs.main as entry
+
+    assert _embed.needed(entry.__name__) == (
+        "qce_jobpkg.jobs.codec", "qce_jobpkg.jobs.helpers", "qce_jobpkg.jobs.main")
+    script = _embed.job_source(entry, "main", 5, "x=")
+    # -I: isolated; the cwd holds no copy of the package, so only the script can provide it
+    out = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True,
+                         cwd=tmp_path, check=True)
+    assert out.stdout == 'x={"v": 30}3\n'
+
+
+def test_arguments_must_be_literals(jobpkg):
+    import qce_jobpkg.jobs.main as entry
+
+    with pytest.raises(TypeError, match="not a literal"):
+        _embed.job_source(entry, "main", object())
+
+
+def test_a_cycle_is_refused(jobpkg, tmp_path):
+    jobs = tmp_path / "src" / "qce_jobpkg" / "jobs"
+    (jobs / "a.py").write_text("from . import b\n")
+    (jobs / "b.py").write_text("from . import a\n")
+    with pytest.raises(ImportError, match="cycle"):
+        _embed.needed("qce_jobpkg.jobs.a")
