@@ -29,15 +29,30 @@ instance: its random choices seeded, docs/evaluate.md says why for each) names t
 optional ``repeatable(problem)`` excludes a problem whose check draws afresh on every judging.
 ``evaluate`` judges each distinct ``(problem, reads(...))`` once and gives its verdict to every copy
 (:func:`program_key`).
+
+What every staged judge shares (one code path, so that the judges differ only in their stages):
+
+* :func:`read_result` reads a job's JSON result, bounded, into a typed :class:`JobResult` (the
+  sandbox's status, CPU and wall time, exit code, and the parsed value or one
+  :class:`ResultFailure`: ``missing``, ``oversized`` or ``malformed``). It never raises.
+* :func:`make_verdict` is the one way a judge builds its verdict: the status, the tests, the
+  judge's details, and the error-class evidence as a typed :class:`Evidence` (never a class);
+  :func:`judge_error` builds a judge error the same way. :func:`run_timings` sums the runs'
+  CPU and wall time for ``Verdict.timings``.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from typing import Any, Protocol
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..verdict import Verdict, with_error_class
+from ..verdict import EVIDENCE, TestResult, Verdict, exception_in, with_error_class
+
+if TYPE_CHECKING:
+    from ..execution import RunResult
 
 #: a judge that asks for more stages than this is broken; the sample gets a judge-error verdict
 MAX_STAGES = 16
@@ -80,10 +95,181 @@ def judge_signature(judge: Any) -> dict[str, Any]:
     return dict(method()) if callable(method) else {"judge": type(judge).__name__}
 
 
-def judge_error(judge: Any, problem_id: str, message: str) -> Verdict:
-    """The verdict for a judge that failed (not the program's fault, never counted as AC)."""
-    return Verdict(benchmark=getattr(judge, "benchmark", ""), problem_id=problem_id, status="RE",
-                   message=f"judge error: {message}", details={"judge_error": True})
+# ---------------------------------------------------------------- reading a job's result
+
+#: why a job's JSON result could not be read (:class:`ResultFailure`)
+READ_FAILURES = ("missing", "oversized", "malformed")
+
+
+@dataclass(frozen=True)
+class ResultFailure:
+    """Why a job's JSON result file could not be read: ``missing`` (not written, or empty),
+    ``oversized`` (over the bound, never parsed: ``size`` and ``limit`` in bytes, or in
+    estimated parsed bytes when ``parsed``), ``malformed`` (not JSON, or nested too deep)."""
+
+    name: str
+    reason: str
+    size: int = 0
+    limit: int = 0
+    parsed: bool = False
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        if self.reason not in READ_FAILURES:
+            raise ValueError(f"unknown read failure {self.reason!r}; expected one of "
+                             f"{READ_FAILURES}")
+
+    def __str__(self) -> str:
+        if self.reason == "missing":
+            return f"no {self.name}"
+        if self.reason == "oversized":
+            what = "parsed, would take about" if self.parsed else "has"
+            return f"{self.name} {what} {self.size:,} bytes, over {self.limit:,}"
+        return f"{self.name} is malformed ({self.detail})"
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """One job's run as a judge reads it: the sandbox's facts and the job's JSON result
+    (``value``), or why the result could not be read (``failure``)."""
+
+    id: str
+    #: the sandbox's status (``execution.STATUSES``: ok, error, timeout, memory, ...)
+    status: str
+    exit_code: int | None
+    signal: int | None
+    cpu_time: float
+    wall_time: float
+    value: Any = None
+    failure: ResultFailure | None = None
+
+    @property
+    def read(self) -> bool:
+        """The result was read (``value`` holds it)."""
+        return self.failure is None
+
+    @property
+    def limit_status(self) -> str | None:
+        """``TLE`` or ``MLE`` when the sandbox stopped the job at its time or memory limit."""
+        return {"timeout": "TLE", "memory": "MLE"}.get(self.status)
+
+
+def parsed_cost(raw: bytes) -> int:
+    """An upper estimate of the bytes ``json.loads(raw)`` takes (counted on the raw bytes,
+    strings' contents included, so never an underestimate of the structure): a one-key object
+    ~200 bytes, an array ~72, a string ~60, an item 8."""
+    return (200 * raw.count(b"{") + 72 * raw.count(b"[") + 30 * raw.count(b'"')
+            + 8 * raw.count(b",") + len(raw))
+
+
+def read_result(run: RunResult, name: str, max_bytes: int, *, max_parsed: int | None = None,
+                lines: bool = False) -> JobResult:
+    """The JSON result file ``name`` of ``run``, read bounded: a file over ``max_bytes`` (or,
+    with ``max_parsed``, one whose :func:`parsed_cost` is over it) is never parsed. With
+    ``lines``, the file is JSON lines: ``value`` is the list of parsed lines, ``None`` for a
+    line that is not JSON (a job that died mid-write leaves the lines before). Whatever a job
+    wrote gives a :class:`JobResult`; this never raises."""
+    raw = (run.files or {}).get(name)
+    failure, value = None, None
+    if not raw:
+        failure = ResultFailure(name, "missing")
+    elif len(raw) > max_bytes:
+        failure = ResultFailure(name, "oversized", len(raw), max_bytes)
+    elif max_parsed is not None and (cost := parsed_cost(raw)) > max_parsed:
+        failure = ResultFailure(name, "oversized", cost, max_parsed, parsed=True)
+    elif lines:
+        value = [_loads(line)[0] for line in raw.splitlines()]
+    else:
+        value, why = _loads(raw)
+        if why:
+            failure = ResultFailure(name, "malformed", len(raw), max_bytes, detail=why)
+    return JobResult(id=run.id, status=run.status, exit_code=run.exit_code, signal=run.signal,
+                     cpu_time=run.cpu_time or 0.0, wall_time=run.wall_time or 0.0,
+                     value=value, failure=failure)
+
+
+def _loads(raw: bytes) -> tuple[Any, str]:
+    try:
+        return json.loads(raw), ""
+    except (ValueError, RecursionError) as exc:  # not UTF-8 or not JSON; nested too deep
+        return None, f"{type(exc).__name__}: {exc}"[:200]
+
+
+def run_timings(runs: Sequence[RunResult | JobResult]) -> dict[str, float]:
+    """``Verdict.timings`` of a judging: the wall and CPU seconds of its runs, summed."""
+    return {"wall_time": sum(r.wall_time or 0.0 for r in runs),
+            "cpu_time": sum(r.cpu_time or 0.0 for r in runs)}
+
+
+# ---------------------------------------------------------------- building a verdict
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a judge saw of a failure, for ``verdict.with_error_class`` (which alone gives the
+    class; ``verdict.EVIDENCE`` names the keys): the exception raised, the hallucinated names
+    (or ``True`` when only the message showed one), an exception raised inside the quantum
+    framework from the program's code, the program breaking the judge's calling contract."""
+
+    exception_type: str | None = None
+    hallucinated: tuple[str, ...] | bool = False
+    raised_in_framework: bool = False
+    broke_contract: bool = False
+
+    @classmethod
+    def from_error(cls, error: str) -> Evidence:
+        """The exception an error text (a traceback) ends with; without one, the program broke
+        the contract (it did not load as the harness expects, ended the process, ...)."""
+        exc = exception_in(error)
+        return cls(exception_type=exc) if exc else cls(broke_contract=True)
+
+    def details(self) -> dict[str, Any]:
+        """The ``Verdict.details`` entries of this evidence (only what was seen)."""
+        out: dict[str, Any] = {}
+        if self.exception_type:
+            out["exception_type"] = self.exception_type
+        if self.hallucinated:
+            out["hallucinated"] = (True if self.hallucinated is True
+                                   else list(self.hallucinated))
+        if self.raised_in_framework:
+            out["raised_in_framework"] = True
+        if self.broke_contract:
+            out["broke_contract"] = True
+        return out
+
+
+def make_verdict(judge: Any, problem_id: str, status: str, message: str = "", *,
+                 tests: Sequence[TestResult] = (), tests_total: int | None = None,
+                 tests_passed: int | None = None, evidence: Evidence | None = None,
+                 details: Mapping[str, Any] | None = None,
+                 timings: Mapping[str, float] | None = None) -> Verdict:
+    """The one way a judge builds its verdict. ``tests_passed`` / ``tests_total`` default to
+    the passed / all of ``tests``; ``details`` are the judge's own (evidence keys are refused
+    there: they come as ``evidence``). The class is left to ``verdict.with_error_class``."""
+    own = dict(details or {})
+    clash = sorted(set(own) & set(EVIDENCE))
+    if clash:
+        raise ValueError(f"error-class evidence {clash} must be given as evidence=Evidence(...)")
+    tests = list(tests)
+    return Verdict(benchmark=getattr(judge, "benchmark", ""), problem_id=problem_id,
+                   status=status,
+                   tests_passed=sum(t.passed for t in tests) if tests_passed is None
+                   else tests_passed,
+                   tests_total=len(tests) if tests_total is None else tests_total,
+                   tests=tests, message=message, timings=dict(timings or {}),
+                   details={**own, **(evidence.details() if evidence else {})})
+
+
+def judge_error(judge: Any, problem_id: str, message: str, *,
+                tests: Sequence[TestResult] = (), tests_total: int | None = None,
+                details: Mapping[str, Any] | None = None,
+                timings: Mapping[str, float] | None = None) -> Verdict:
+    """The verdict for a judge that failed (not the program's fault, never counted as AC);
+    ``details`` may carry what the judge saw (an exception type: no class is given anyway)."""
+    own = dict(details or {})
+    evidence = Evidence(**{k: own.pop(k) for k in EVIDENCE if k in own})
+    return make_verdict(judge, problem_id, "RE", f"judge error: {message}", tests=tests,
+                        tests_total=tests_total, evidence=evidence,
+                        details={"judge_error": True, **own}, timings=timings)
 
 
 def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = None,

@@ -14,11 +14,11 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...verdict import TestResult, Verdict, exception_in
+from ...verdict import TestResult, Verdict
+from ..base import Evidence, judge_error, make_verdict, read_result, run_timings
 from . import check
 from .harness import HARNESS, TAMPER_EXIT
 from .oracles import public_oracles
@@ -110,7 +110,6 @@ class QCoderJudge:
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
         from ...execution import Job, Limits
-        from ..base import judge_error
 
         spec = self.spec(problem)
         if len(completion) > MAX_COMPLETION_CHARS:
@@ -121,18 +120,22 @@ class QCoderJudge:
             return judge_error(self, problem.id, f"judge limit: the code has {len(code):,} "
                                f"characters, over the judge's {MAX_CODE_CHARS:,} (not parsed)")
         if not code.strip():
-            return self._verdict(problem, "FORMAT", "the answer contains no code", {})
+            return make_verdict(self, problem.id, "FORMAT", "the answer contains no code",
+                                details={"report": _report()})
         try:
             bad = static_imports(code, list(problem.allowed_imports))
         except SyntaxError as exc:
-            return self._verdict(problem, "RE", f"SyntaxError: {exc.msg} (line {exc.lineno})",
-                                 {"runtime_error": True}, details={"exception_type": "SyntaxError"})
+            return make_verdict(self, problem.id, "RE",
+                                f"SyntaxError: {exc.msg} (line {exc.lineno})",
+                                details={"report": _report(runtime_error=True)},
+                                evidence=Evidence(exception_type="SyntaxError"))
         except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
-            return self._verdict(problem, "RE", f"the code cannot be parsed: {exc}",
-                                 {"runtime_error": True}, details={"exception_type": "SyntaxError"})
+            return make_verdict(self, problem.id, "RE", f"the code cannot be parsed: {exc}",
+                                details={"report": _report(runtime_error=True)},
+                                evidence=Evidence(exception_type="SyntaxError"))
         if bad:
-            return self._verdict(problem, "UME", "module(s) outside the permitted list: "
-                                 + ", ".join(bad), {}, details={"imports": bad})
+            return make_verdict(self, problem.id, "UME", "module(s) outside the permitted list: "
+                                + ", ".join(bad), details={"report": _report(), "imports": bad})
         nonce = self.nonce(problem, completion)
         cases = self.cases(problem)
         mods, names = split_allowed(list(problem.allowed_imports))
@@ -171,31 +174,31 @@ class QCoderJudge:
 
     # ------------------------------------------------------------------ deciding
     def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
-        t0 = time.perf_counter()
         spec = self.spec(problem)
         cases = self.cases(problem)
         r = results[0]
-        run = {"run": r.wall_time}
+        run = run_timings(results[:1])
         channel = _channel(r.files.get("ume.log"))
-        report = _json(r.files.get("report.json"), MAX_REPORT_BYTES)
+        read = read_result(r, "report.json", MAX_REPORT_BYTES)
+        report = read.value
         if channel["violations"] or r.exit_code == TAMPER_EXIT:
             found = channel["violations"] or ["the program tampered with the judge's UME channel"]
-            return self._verdict(problem, "UME", "module(s) or operations outside the permitted "
-                                 "list: " + ", ".join(found[:10]), {}, details={"imports": found[:50]},
-                                 timings=run)
+            return make_verdict(self, problem.id, "UME", "module(s) or operations outside the "
+                                "permitted list: " + ", ".join(found[:10]), timings=run,
+                                details={"report": _report(), "imports": found[:50]})
         if not isinstance(report, dict):
-            status = {"timeout": "TLE", "memory": "MLE"}.get(r.status, "RE")
+            status = read.limit_status or "RE"
             msg = (r.exception.message if getattr(r, "exception", None) else r.stderr[-2000:])
             what = ("the program ended the process before the harness's end marker"
                     if r.status == "ok" and not channel["ended"]
                     else f"the program failed before any test ({r.status})")
-            return self._verdict(problem, status, what + (f": {msg}" if msg else ""),
-                                 {"runtime_error": status == "RE"}, timings=run,
-                                 details={"broke_contract": status == "RE"})
+            return make_verdict(self, problem.id, status, what + (f": {msg}" if msg else ""),
+                                details={"report": _report(runtime_error=status == "RE")},
+                                evidence=Evidence(broke_contract=status == "RE"), timings=run)
         if report.get("load_error"):
-            return self._verdict(problem, "RE", str(report["load_error"])[-3000:],
-                                 {"runtime_error": True}, timings=run,
-                                 details=_evidence(str(report["load_error"])))
+            return make_verdict(self, problem.id, "RE", str(report["load_error"])[-3000:],
+                                details={"report": _report(runtime_error=True)}, timings=run,
+                                evidence=Evidence.from_error(str(report["load_error"])))
         entries: dict[int, dict] = {}
         listed = report.get("cases")  # the program may have patched the harness's json module
         for e in listed if isinstance(listed, list) else []:
@@ -243,13 +246,10 @@ class QCoderJudge:
             if (res.status in ("RE", "TLE", "MLE") and not res.judge_error) or (
                     self.first_failure and res.status != "AC"):
                 break
-        verdict = self._compose(problem, spec, cases, results_by_case, tests, r)
-        verdict.timings = {"run": r.wall_time, "check": (results[1].wall_time if len(results) > 1
-                                                         else 0.0) + time.perf_counter() - t0}
-        return verdict
+        return self._compose(problem, spec, cases, results_by_case, tests, run_timings(results))
 
     def _compose(self, problem: Any, spec: Any, cases: list, outcomes: list, tests: list,
-                 r: Any) -> Verdict:
+                 timings: dict[str, float]) -> Verdict:
         worst = "AC"
         for _, res in outcomes:  # the program's failures first: a judge limit decides nothing
             if res.status != "AC" and not res.judge_error and (
@@ -262,19 +262,14 @@ class QCoderJudge:
         if worst == "AC":  # every test the judge could decide passed
             failing = next(((c, res) for c, res in outcomes if res.judge_error), None)
         if failing and failing[1].judge_error:
-            from ..base import judge_error
-
-            v = judge_error(self, problem.id, failing[1].message.removeprefix("judge error: "))
-            v.tests, v.tests_total = tests, len(cases)
-            v.tests_passed = sum(t.passed for t in tests)
-            return v
-        rep = {"runtime_error": any(res.status == "RE" for _, res in outcomes),
-               "gate_violation": any(res.status == "UGE" for _, res in outcomes),
-               "depth_violation": any(res.status == "DLE" for _, res in outcomes),
-               "state_match": worst == "AC"}
+            return judge_error(self, problem.id, failing[1].message.removeprefix("judge error: "),
+                               tests=tests, tests_total=len(cases), timings=timings)
+        rep = _report(runtime_error=any(res.status == "RE" for _, res in outcomes),
+                      gate_violation=any(res.status == "UGE" for _, res in outcomes),
+                      depth_violation=any(res.status == "DLE" for _, res in outcomes),
+                      state_match=worst == "AC")
         details: dict[str, Any] = {"report": rep}
-        if worst == "RE" and failing:
-            details.update(_evidence(failing[1].message))
+        evidence = Evidence.from_error(failing[1].message) if worst == "RE" and failing else None
         if failing:
             c, res = failing
             details.update(first_failing=spec.case_name(c), fidelity=res.fidelity,
@@ -283,27 +278,14 @@ class QCoderJudge:
         msg = "" if worst == "AC" else (
             f"{spec.case_name(failing[0])}: {failing[1].message}" if failing
             else "the program did not finish all tests")
-        return Verdict(benchmark=self.benchmark, problem_id=problem.id, status=worst,
-                       tests_passed=sum(t.passed for t in tests), tests_total=len(cases),
-                       tests=tests, message=msg, details=details)
-
-    def _verdict(self, problem: Any, status: str, message: str, report: dict, *,
-                 details: dict | None = None, timings: dict | None = None) -> Verdict:
-        rep = {"runtime_error": False, "gate_violation": False, "depth_violation": False,
-               "state_match": False}
-        rep.update(report)
-        return Verdict(benchmark=self.benchmark, problem_id=problem.id, status=status,
-                       tests_passed=0, tests_total=0, message=message,
-                       timings=timings or {}, details={"report": rep, **(details or {})})
+        return make_verdict(self, problem.id, worst, msg, tests=tests, tests_total=len(cases),
+                            details=details, evidence=evidence, timings=timings)
 
 
-def _json(data: bytes | None, limit: int) -> Any:
-    if not data or len(data) > limit:
-        return None
-    try:
-        return json.loads(data)
-    except (ValueError, RecursionError):
-        return None
+def _report(**flags: bool) -> dict[str, bool]:
+    """The QCoder service's report flags of a verdict (false unless given)."""
+    return {"runtime_error": False, "gate_violation": False, "depth_violation": False,
+            "state_match": False, **flags}
 
 
 def _channel(data: bytes | None) -> dict[str, Any]:
@@ -319,8 +301,7 @@ def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
     """The trusted stage's per-case results, validated; and the case it died on, if any."""
     out: dict[int, CaseResult] = {}
     started = None
-    for line in (r.files.get(check.OUTPUT) or b"")[:MAX_REPORT_BYTES].splitlines():
-        d = _json(line, MAX_REPORT_BYTES)
+    for d in read_result(r, check.OUTPUT, MAX_REPORT_BYTES, lines=True).value or []:
         if not isinstance(d, dict) or not isinstance(d.get("i"), int):
             continue
         if d.get("started"):
@@ -349,11 +330,3 @@ def _num(x: Any, kind: type) -> Any:
 
 def _str(x: Any) -> str | None:
     return str(x)[:200] if x is not None else None
-
-
-def _evidence(error: str) -> dict[str, Any]:
-    """Error-class evidence of a runtime error (``verdict.with_error_class`` decides): the
-    exception its traceback ends with, else the program broke the harness's contract (no
-    solve(), a value that is not a circuit, a circuit QPY cannot carry, an ended process)."""
-    exc = exception_in(error)
-    return {"exception_type": exc} if exc else {"broke_contract": True}

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...verdict import TestResult, Verdict
-from ..base import judge_error
+from ..base import Evidence, judge_error, make_verdict, parsed_cost, read_result, run_timings
 from . import checks, circuits, payload, record
 from .checks import TRUSTED_PART_IMPORTS, _last_line, check_trust, compare_script
 from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
@@ -52,11 +52,12 @@ WALL_FACTOR, WALL_STARTUP = 3.0, 30.0
 TRUSTED_CPU = 60.0
 #: largest result file read back (bytes); larger is a wrong answer (output too large)
 MAX_RESULT_BYTES = 48_000_000
+#: largest trusted check file read back: the trusted job's file-size limit (``Limits``)
+MAX_CHECKED_BYTES = 64 << 20
 #: what a result file may cost once parsed, estimated from its raw bytes before parsing
-#: (:func:`parsed_cost`: a one-key JSON object ~200 bytes, an array ~72, a string ~60, an item
-#: 8; 48 MB of one-key objects parsed to 1.2 GB): per result file, and over all the files of one
-#: sample whose outputs go to its trusted job (which parses them again). More is a wrong answer,
-#: "output too large", decided without parsing. A legitimate record (office_hijinks_200: 40,000
+#: (``judges.base.parsed_cost``: 48 MB of one-key objects parsed to 1.2 GB): per result file,
+#: and over all the files of one sample whose outputs go to its trusted job (which parses them
+#: again). More is a wrong answer, "output too large", decided without parsing. A legitimate record (office_hijinks_200: 40,000
 #: recorded calls) is estimated at about 150 MB.
 MAX_PARSED_BYTES = 512_000_000
 MAX_TRUSTED_PARSED_BYTES = 1_024_000_000
@@ -72,13 +73,6 @@ class _Pending:
     output: Any  # the tagged JSON data
     got: str
     seconds: float | None
-
-
-def parsed_cost(raw: bytes) -> int:
-    """An upper estimate of the bytes ``json.loads(raw)`` takes (counted on the raw bytes,
-    strings' contents included, so never an underestimate of the structure)."""
-    return (200 * raw.count(b"{") + 72 * raw.count(b"[") + 30 * raw.count(b'"')
-            + 8 * raw.count(b",") + len(raw))
 
 
 def _clean_error(raw: Any) -> dict[str, Any]:
@@ -302,11 +296,10 @@ class QHackJudge:
         return self.program_jobs(problem, prepared.source)
 
     def _format(self, problem: Any, reason: str, message: str) -> Verdict:
-        return Verdict(benchmark="qhack", problem_id=get(problem, "id"), status="FORMAT",
-                       tests_total=max(1, len(get(problem, "tests"))),
-                       message=message, details={"format": reason, "env": self.env,
-                                                 "seed": self.seed,
-                                                 "check_trust": check_trust(problem)})
+        return make_verdict(self, get(problem, "id"), "FORMAT", message,
+                            tests_total=max(1, len(get(problem, "tests"))),
+                            details={"format": reason, "env": self.env, "seed": self.seed,
+                                     "check_trust": check_trust(problem)})
 
     # -- deciding
     def _first(self, problem: Any, test: dict[str, Any], r: Any,
@@ -319,21 +312,19 @@ class QHackJudge:
             return TestResult(name, status == "AC", status, expected=expected, got=got,
                               message=message, seconds=seconds)
 
-        if r.status == "timeout":
+        read = read_result(r, RESULT_FILE, MAX_RESULT_BYTES, max_parsed=MAX_PARSED_BYTES)
+        if read.limit_status == "TLE":
             return result("TLE", "time limit exceeded"), None
-        if r.status == "memory":
+        if read.limit_status == "MLE":
             return result("MLE", "memory limit exceeded"), None
-        raw = (r.files or {}).get(RESULT_FILE)
-        if raw is not None and len(raw) > MAX_RESULT_BYTES:
+        over = read.failure if read.failure and read.failure.reason == "oversized" else None
+        if over and not over.parsed:
             return result("WA", "output too large"), None
-        if raw and parsed_cost(raw) > MAX_PARSED_BYTES:
+        if over:
             return result("WA", f"output too large (parsed, it would take about "
-                                f"{parsed_cost(raw) // 1_000_000:,} MB; the judge reads at most "
-                                f"{MAX_PARSED_BYTES // 1_000_000:,} MB per result)"), None
-        try:
-            res = json.loads(raw) if raw else None
-        except (ValueError, RecursionError):
-            res = None
+                                f"{over.size // 1_000_000:,} MB; the judge reads at most "
+                                f"{over.limit // 1_000_000:,} MB per result)"), None
+        res = read.value
         if not isinstance(res, dict):
             tail = (r.stderr or "")[-500:]
             err = {"phase": "exit", "type": getattr(r.exception, "type", "") or r.status,
@@ -448,23 +439,21 @@ class QHackJudge:
                                           message="" if ok else f"{msg} (have {p.got[:200]!r}, "
                                           f"want {str(t['expected'])[:200]!r})",
                                           seconds=p.seconds), None)
-        return self._verdict(problem, completion, results, outcomes)
+        return self._conclude(problem, completion, results, outcomes)
 
     @staticmethod
     def _checked(r: Any, count: int) -> list[dict] | None:
-        raw = (r.files or {}).get(CHECKED_FILE)
-        try:
-            data = json.loads(raw) if raw and r.status == "ok" else None
-        except ValueError:
-            return None
+        data = read_result(r, CHECKED_FILE, MAX_CHECKED_BYTES).value if r.status == "ok" else None
         out = data.get("outcomes") if isinstance(data, dict) else None
         if not isinstance(out, list) or len(out) != count or not all(
                 isinstance(o, dict) for o in out):
             return None
         return out
 
-    def _verdict(self, problem: Any, completion: str, results: list[Any],
-                 outcomes: list[tuple[TestResult, dict | None]]) -> Verdict:
+    def _conclude(self, problem: Any, completion: str, results: list[Any],
+                  outcomes: list[tuple[TestResult, dict | None]]) -> Verdict:
+        """The verdict from every test's outcome: AC, or the first failing test's status with
+        its error-class evidence."""
         detail = [o[0] for o in outcomes]
         passed = sum(t.passed for t in detail)
         pid = get(problem, "id")
@@ -474,33 +463,31 @@ class QHackJudge:
                                    if self.env == "era" or self.python else None}
         if not get(problem, "tests"):
             details["unverified"] = "no public test has an expected output; run-only check"
-        timings = {"wall_time": sum(getattr(r, "wall_time", 0.0) or 0.0 for r in results),
-                   "cpu_time": sum(getattr(r, "cpu_time", 0.0) or 0.0 for r in results)}
+        timings = run_timings(results)
         if passed == len(detail):
-            return Verdict("qhack", pid, "AC", passed, len(detail), detail, timings=timings,
-                           details=details)
+            return make_verdict(self, pid, "AC", tests=detail, timings=timings, details=details)
         first = next(i for i, t in enumerate(detail) if not t.passed)
         status = detail[first].status or "WA"
         err = outcomes[first][1]
+        evidence = None
         if status not in ("TLE", "MLE", "WA"):
             from ...codeblocks import extract_code
 
             code = extract_code(completion or "", plain_ok=True) or ""
             hall = find_hallucinated(code, get(problem, "pennylane_version"))
-            # evidence for verdict.with_error_class, which gives the class
+            # evidence for verdict.with_error_class, which gives the class: the names, or true
+            # when only the message showed one
             klass = classify_exception(err or {}, hall)
-            if hall or klass == "hallucination":
-                details["hallucinated"] = hall or True  # the names, or the message showed one
-            if klass == "api_misuse":
-                details["raised_in_framework"] = True
+            evidence = Evidence(hallucinated=tuple(hall) or klass == "hallucination",
+                                raised_in_framework=klass == "api_misuse")
             if err and err.get("phase") == "load" and not any(
                     f[0] == SOLUTION_FILE for f in err.get("frames") or []):
                 details["harness_error"] = True
             if err and err.get("traceback"):
                 details["traceback"] = str(err["traceback"])[-3000:]
         message = f"{detail[first].name}: {detail[first].message}"
-        return Verdict("qhack", pid, status, passed, len(detail), detail, message=message,
-                       timings=timings, details=details)
+        return make_verdict(self, pid, status, message, tests=detail, evidence=evidence,
+                            timings=timings, details=details)
 
 
 # ---------------------------------------------------------------- error classes
