@@ -103,9 +103,9 @@ READ_FAILURES = ("missing", "oversized", "malformed")
 
 @dataclass(frozen=True)
 class ResultFailure:
-    """Why a job's JSON result file could not be read: ``missing`` (not written, or empty),
+    """Why a job's JSON result file could not be read: ``missing`` (not written),
     ``oversized`` (over the bound, never parsed: ``size`` and ``limit`` in bytes, or in
-    estimated parsed bytes when ``parsed``), ``malformed`` (not JSON, or nested too deep)."""
+    estimated parsed bytes when ``parsed``), ``malformed`` (empty, not JSON, or nested too deep)."""
 
     name: str
     reason: str
@@ -171,7 +171,7 @@ def read_result(run: RunResult, name: str, max_bytes: int, *, max_parsed: int | 
     wrote gives a :class:`JobResult`; this never raises."""
     raw = (run.files or {}).get(name)
     failure, value = None, None
-    if not raw:
+    if raw is None:
         failure = ResultFailure(name, "missing")
     elif len(raw) > max_bytes:
         failure = ResultFailure(name, "oversized", len(raw), max_bytes)

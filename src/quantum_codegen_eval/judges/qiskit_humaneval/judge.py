@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ...verdict import TestResult, Verdict
-from ..base import MAX_STAGES, judge_error
+from ..base import MAX_STAGES, Evidence, judge_error, make_verdict, read_result
 from . import frames, runner, trusted
 from .modes import UNSUPPORTED, check_mode, task_number
 from .program import candidate_program, check_source, completion_code
@@ -44,6 +44,11 @@ MAX_ROUNDS = (MAX_STAGES - 1) // 2
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
 #: a candidate job's output larger than this is malformed (the sandbox caps files anyway)
 MAX_FRAMES_BYTES = 64 << 20
+#: the trusted job's report read back: its file-size limit (``Limits``), never reached by a
+#: report of the calls it needs
+MAX_REPORT_BYTES = 64 << 20
+#: the program broke the judge's calling contract (``verdict.with_error_class``)
+BROKE_CONTRACT = Evidence(broke_contract=True)
 #: stderr (and the check's stdout) kept per job: warnings or logging in each of many calls of a
 #: correct function must not reach the cap; the candidate's stdout goes to /dev/null
 OUTPUT_BYTES = 16 << 20
@@ -71,6 +76,7 @@ class _State:
     rounds: int = 0
     last_from: int = -1
     wall: float = 0.0
+    cpu: float = 0.0
 
 
 @dataclass
@@ -135,9 +141,8 @@ class QiskitHumanEvalJudge:
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
         code = completion_code(completion) if isinstance(completion, str) else ""
         if not code.strip():
-            return Verdict(BENCHMARK, problem.task_id, "FORMAT", 0, 1,
-                           message="the completion contains no code",
-                           details=self._details(problem, _State()))
+            return make_verdict(self, problem.task_id, "FORMAT", "the completion contains no code",
+                                tests_total=1, details=self._details(problem, _State()))
         if len(code) > MAX_CODE_CHARS:
             return self._judge_error(problem, _State(), f"the completion's code has {len(code)} "
                                      f"characters, over the judge's bound of {MAX_CODE_CHARS}; "
@@ -149,6 +154,7 @@ class QiskitHumanEvalJudge:
         st = _State()
         for k, r in enumerate(results):
             st.wall += r.wall_time or 0.0
+            st.cpu += r.cpu_time or 0.0
             last = k == len(results) - 1
             step = self._after_trusted(problem, st, r) if k % 2 == 0 else \
                 self._after_candidate(problem, st, r)
@@ -173,7 +179,7 @@ class QiskitHumanEvalJudge:
         except ValueError as exc:
             return self._verdict(problem, st, "RE",
                                  f"the program's output is malformed (or cut at the "
-                                 f"file-size limit): {exc}", broke_contract=True)
+                                 f"file-size limit): {exc}", evidence=BROKE_CONTRACT)
         if not got or got[0][0] != b"L":
             return self._top_level(problem, st, r)
         calls = [f for f in got if f[0] == b"C"]
@@ -192,8 +198,8 @@ class QiskitHumanEvalJudge:
         return None
 
     def _after_trusted(self, problem: Any, st: _State, r: Any) -> Verdict | None:
-        raw = r.files.get(trusted.OUT_FILE)
-        if raw is None:
+        read = read_result(r, trusted.OUT_FILE, MAX_REPORT_BYTES)
+        if read.failure and read.failure.reason == "missing":
             if r.status == "timeout":
                 return self._verdict(problem, st, "TLE",
                                      f"check() over {self.time_limit:g} CPU s on the results")
@@ -203,13 +209,15 @@ class QiskitHumanEvalJudge:
             if r.exception is None and r.status in ("crashed", "killed"):
                 return self._verdict(problem, st, "RE",
                                      f"the check process died on the program's results "
-                                     f"({r.status}, signal {r.signal})", broke_contract=True)
+                                     f"({r.status}, signal {r.signal})", evidence=BROKE_CONTRACT)
             why = (f"{r.exception.type}: {r.exception.message}" if r.exception
                    else f"{r.status} (exit code {r.exit_code})")
             return self._judge_error(problem, st, f"the trusted check failed: {why}"[:500],
                                      stderr_tail=(r.stderr or "")[-2000:])
         try:
-            out = json.loads(raw)
+            if read.failure:
+                raise ValueError(str(read.failure))
+            out = read.value
             if not isinstance(out, dict):
                 raise ValueError("not an object")
             calls = out["calls"] if out.get("state") == "need" else []
@@ -253,7 +261,7 @@ class QiskitHumanEvalJudge:
             if origin == "candidate":  # raised by the program's function, re-raised in check()
                 return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
                                      f"in the program's function: {text}",
-                                     exception_type=exc, exception_origin="candidate")
+                                     evidence=Evidence(exception_type=exc), exception_origin="candidate")
             if origin != "check" or exc in ENVIRONMENT_ERRORS:
                 where = "in check()" if origin == "check" else "at its top level"
                 return self._judge_error(problem, st, f"the task's test cannot run here ({where})"
@@ -265,7 +273,7 @@ class QiskitHumanEvalJudge:
             # check()'s own code failed on what the program returned (``None.equiv`` ...): the
             # program's wrong answer, whatever the type; it was not raised in the program
             return self._verdict(problem, st, "WA", f"check() raised {text}",
-                                 exception_type=exc, exception_origin="check")
+                                 evidence=Evidence(exception_type=exc), exception_origin="check")
         reason, i, message = out.get("reason"), out.get("index"), out.get("message", "")
         call = f"call {i + 1}" if isinstance(i, int) else "the program"
         if reason == "limit":
@@ -277,12 +285,12 @@ class QiskitHumanEvalJudge:
             return self._verdict(problem, st, "RE",
                                  f"{call} returned a {message}, which cannot be passed safely to "
                                  "the check (unsupported type)", proxy_unsupported=message,
-                                 broke_contract=True)
+                                 evidence=BROKE_CONTRACT)
         if reason == "payload":
             return self._verdict(problem, st, "RE", f"{call}: malformed result: {message}",
-                                 broke_contract=True)
+                                 evidence=BROKE_CONTRACT)
         if reason == "exit":
-            return self._verdict(problem, st, "RE", f"{call}: {message}", broke_contract=True)
+            return self._verdict(problem, st, "RE", f"{call}: {message}", evidence=BROKE_CONTRACT)
         died = st.died.get(i, {}) if isinstance(i, int) else {}
         if died.get("status") == "timeout":
             return self._verdict(problem, st, "TLE", f"{call}: over "
@@ -293,11 +301,11 @@ class QiskitHumanEvalJudge:
         if died.get("exception"):
             exc = died["exception"]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 f"{call}: {exc}: {died.get('message', '')}", exception_type=exc)
+                                 f"{call}: {exc}: {died.get('message', '')}", evidence=Evidence(exception_type=exc))
         return self._verdict(problem, st, "RE",
                              f"the program ended during {call} (status {died.get('status')}, "
                              f"exit code {died.get('exit_code')}, signal {died.get('signal')})",
-                             broke_contract=True)
+                             evidence=BROKE_CONTRACT)
 
     def _top_level(self, problem: Any, st: _State, r: Any) -> Verdict:
         """The candidate's program failed before its function could be called."""
@@ -309,10 +317,10 @@ class QiskitHumanEvalJudge:
         if r.exception is not None:
             exc = r.exception.type.rsplit(".", 1)[-1]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 f"{exc}: {r.exception.message}".strip(), r, exception_type=exc)
+                                 f"{exc}: {r.exception.message}".strip(), r, evidence=Evidence(exception_type=exc))
         return self._verdict(problem, st, "RE",
                              f"the program exited before check() ran ({r.status}, exit code "
-                             f"{r.exit_code}, signal {r.signal})", r, broke_contract=True)
+                             f"{r.exit_code}, signal {r.signal})", r, evidence=BROKE_CONTRACT)
 
     def _details(self, problem: Any, st: _State, **extra: Any) -> dict[str, Any]:
         out = {"config": problem.config, "check_mode": check_mode(problem),
@@ -322,28 +330,31 @@ class QiskitHumanEvalJudge:
         return out
 
     def _verdict(self, problem: Any, st: _State, status: str, message: str, r: Any = None,
-                 **extra: Any) -> Verdict:
-        """The verdict; ``extra`` goes to ``details`` (with the error-class evidence,
-        ``exception_type`` / ``broke_contract``: ``verdict.with_error_class`` gives the class)."""
+                 evidence: Evidence | None = None, **extra: Any) -> Verdict:
+        """The verdict, unless the task cannot be judged here (a judge error); ``extra`` goes to
+        ``details``, ``evidence`` is what ``verdict.with_error_class`` classifies."""
+        seen = evidence.details() if evidence else {}
         if status != "AC" and check_mode(problem) != "proxy":
             return self._judge_error(problem, st, f"this task cannot be checked through the "
                                      f"proxy ({UNSUPPORTED.get(task_number(problem.task_id))}); "
-                                     f"the check said: {message}"[:1000], **extra)
+                                     f"the check said: {message}"[:1000], **seen, **extra)
         if status != "AC" and getattr(problem, "unrunnable", ""):
             return self._judge_error(problem, st, f"this task cannot pass in this environment "
                                      f"({problem.unrunnable}); the check said: {message}"[:1000],
-                                     **extra)
-        passed = status == "AC"
-        detail = TestResult(name="check", passed=passed, status=status, message=message,
-                            seconds=st.wall)
+                                     **seen, **extra)
         details = self._details(problem, st, **extra)
         if r is not None:
             details["stderr_tail"] = (r.stderr or "")[-2000:]
-        return Verdict(BENCHMARK, problem.task_id, status, int(passed), 1, [detail],
-                       message=message,
-                       timings={"wall_time": st.wall}, details=details)
+        check = TestResult(name="check", passed=status == "AC", status=status, message=message,
+                           seconds=st.wall)
+        return make_verdict(self, problem.task_id, status, message, tests=[check],
+                            evidence=evidence, details=details, timings=self._timings(st))
 
     def _judge_error(self, problem: Any, st: _State, message: str, **extra: Any) -> Verdict:
-        v = judge_error(self, problem.task_id, message)
-        v.details.update(self._details(problem, st, **extra))
-        return v
+        return judge_error(self, problem.task_id, message, details=self._details(problem, st,
+                                                                                 **extra),
+                           timings=self._timings(st))
+
+    @staticmethod
+    def _timings(st: _State) -> dict[str, float]:
+        return {"wall_time": st.wall, "cpu_time": st.cpu}
