@@ -5,7 +5,8 @@ the same class for the same verdict.
 Every status of ``verdict.STATUSES``, for every judge, with the evidence that judge reports in
 ``details`` (and a wrong class preset on the raw verdict, which no path may keep), goes through
 the four real paths: the real sandbox (a trivial job per case; the replayed judge decides after
-it), the real ``evaluate``, ``refine`` and the CLI. Only the judge's decision is given."""
+it), the real ``evaluate``, ``refine`` and the CLI. Only the judge's decision is given, built as
+the judges build theirs: ``judges.base.make_verdict`` with typed ``Evidence``."""
 
 from __future__ import annotations
 
@@ -23,18 +24,18 @@ from quantum_codegen_eval.benchmarks import base as registry
 from quantum_codegen_eval.benchmarks import sample
 from quantum_codegen_eval.cli import main
 from quantum_codegen_eval.execution import Job, Sandbox
-from quantum_codegen_eval.judges.base import judge_error, judge_one
+from quantum_codegen_eval.judges.base import Evidence, judge_error, judge_one, make_verdict
 from quantum_codegen_eval.refinement import refine
 from quantum_codegen_eval.verdict import ERROR_CLASSES, STATUSES, Verdict, with_error_class
 
 JUDGES = ("qcoder", "qhack", "qiskit_humaneval")
 PROBLEM = "sample/qk_bell_circuit"
-#: the evidence each judge reports for a runtime error (see the judges' ``_verdict`` helpers)
+#: the evidence each judge reports for a runtime error (the ``Evidence`` its verdicts carry)
 RE_EVIDENCE = {
     "qcoder": [{"exception_type": "SyntaxError"}, {"exception_type": "NameError"},
                {"exception_type": "ValueError"}, {"exception_type": "CircuitError"},
                {"broke_contract": True}],
-    "qhack": [{}, {"hallucinated": ["qml.Hadamrd"]}, {"hallucinated": True},
+    "qhack": [{}, {"hallucinated": ("qml.Hadamrd",)}, {"hallucinated": True},
               {"raised_in_framework": True}],
     "qiskit_humaneval": [{"exception_type": "TypeError"}, {"exception_type": "ZeroDivisionError"},
                          {"exception_type": "QiskitError"}, {"broke_contract": True}],
@@ -57,17 +58,16 @@ def _cases() -> dict[str, tuple[tuple, Verdict]]:
     each raw verdict carries a class the one mapping would not give (no path may keep it)."""
     raws = []
     for name in JUDGES:
+        judge = type("J", (), {"benchmark": name})
         for status in STATUSES:
             for evidence in (RE_EVIDENCE[name] if status == "RE" else [{}]):
-                key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
-                                   for k, v in evidence.items()))
-                raws.append(((name, status, key), Verdict(
-                    name, PROBLEM, status, message=f"{status} by the {name} judge",
-                    details=dict(evidence))))
+                key = tuple(sorted(evidence.items()))
+                raws.append(((name, status, key), make_verdict(
+                    judge, PROBLEM, status, f"{status} by the {name} judge",
+                    evidence=Evidence(**evidence))))
         # a message naming its exception, and a judge error (no class, never a pass)
-        raws.append(((name, "RE", "named"), Verdict(name, PROBLEM, "RE", message="KeyError: 'x'")))
-        raws.append(((name, "RE", "judge_error"),
-                     judge_error(type("J", (), {"benchmark": name}), PROBLEM, "x")))
+        raws.append(((name, "RE", "named"), make_verdict(judge, PROBLEM, "RE", "KeyError: 'x'")))
+        raws.append(((name, "RE", "judge_error"), judge_error(judge, PROBLEM, "x")))
     out = {}
     for key, raw in raws:
         raw.error_class = next(c for c in ERROR_CLASSES if c != with_error_class(raw).error_class)
