@@ -57,8 +57,8 @@ MAX_CHECKED_BYTES = 64 << 20
 #: what a result file may cost once parsed, estimated from its raw bytes before parsing
 #: (``judges.base.parsed_cost``: 48 MB of one-key objects parsed to 1.2 GB): per result file,
 #: and over all the files of one sample whose outputs go to its trusted job (which parses them
-#: again). More is a wrong answer, "output too large", decided without parsing. A legitimate record (office_hijinks_200: 40,000
-#: recorded calls) is estimated at about 150 MB.
+#: again). More is a wrong answer, "output too large", decided without parsing. A legitimate
+#: record (office_hijinks_200: 40,000 recorded calls) is estimated at about 150 MB.
 MAX_PARSED_BYTES = 512_000_000
 MAX_TRUSTED_PARSED_BYTES = 1_024_000_000
 PRELOAD = ("numpy", "pennylane")

@@ -78,6 +78,10 @@ class _State:
     wall: float = 0.0
     cpu: float = 0.0
 
+    def timings(self) -> dict[str, float]:
+        """``Verdict.timings``: the seconds of the sample's jobs so far (``run_timings``)."""
+        return {"wall_time": self.wall, "cpu_time": self.cpu}
+
 
 @dataclass
 class QiskitHumanEvalJudge:
@@ -261,7 +265,8 @@ class QiskitHumanEvalJudge:
             if origin == "candidate":  # raised by the program's function, re-raised in check()
                 return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
                                      f"in the program's function: {text}",
-                                     evidence=Evidence(exception_type=exc), exception_origin="candidate")
+                                     evidence=Evidence(exception_type=exc),
+                                     exception_origin="candidate")
             if origin != "check" or exc in ENVIRONMENT_ERRORS:
                 where = "in check()" if origin == "check" else "at its top level"
                 return self._judge_error(problem, st, f"the task's test cannot run here ({where})"
@@ -301,7 +306,8 @@ class QiskitHumanEvalJudge:
         if died.get("exception"):
             exc = died["exception"]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 f"{call}: {exc}: {died.get('message', '')}", evidence=Evidence(exception_type=exc))
+                                 f"{call}: {exc}: {died.get('message', '')}",
+                                 evidence=Evidence(exception_type=exc))
         return self._verdict(problem, st, "RE",
                              f"the program ended during {call} (status {died.get('status')}, "
                              f"exit code {died.get('exit_code')}, signal {died.get('signal')})",
@@ -317,7 +323,8 @@ class QiskitHumanEvalJudge:
         if r.exception is not None:
             exc = r.exception.type.rsplit(".", 1)[-1]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 f"{exc}: {r.exception.message}".strip(), r, evidence=Evidence(exception_type=exc))
+                                 f"{exc}: {r.exception.message}".strip(), r,
+                                 evidence=Evidence(exception_type=exc))
         return self._verdict(problem, st, "RE",
                              f"the program exited before check() ran ({r.status}, exit code "
                              f"{r.exit_code}, signal {r.signal})", r, evidence=BROKE_CONTRACT)
@@ -348,13 +355,8 @@ class QiskitHumanEvalJudge:
         check = TestResult(name="check", passed=status == "AC", status=status, message=message,
                            seconds=st.wall)
         return make_verdict(self, problem.task_id, status, message, tests=[check],
-                            evidence=evidence, details=details, timings=self._timings(st))
+                            evidence=evidence, details=details, timings=st.timings())
 
     def _judge_error(self, problem: Any, st: _State, message: str, **extra: Any) -> Verdict:
-        return judge_error(self, problem.task_id, message, details=self._details(problem, st,
-                                                                                 **extra),
-                           timings=self._timings(st))
-
-    @staticmethod
-    def _timings(st: _State) -> dict[str, float]:
-        return {"wall_time": st.wall, "cpu_time": st.cpu}
+        return judge_error(self, problem.task_id, message, timings=st.timings(),
+                           details=self._details(problem, st, **extra))
