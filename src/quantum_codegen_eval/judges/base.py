@@ -47,12 +47,12 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
 from ..verdict import EVIDENCE, TestResult, Verdict, exception_in, with_error_class
 
 if TYPE_CHECKING:
-    from ..execution import RunResult
+    from ..execution import Job, RunResult
 
 #: a judge that asks for more stages than this is broken; the sample gets a judge-error verdict
 MAX_STAGES = 16
@@ -63,9 +63,15 @@ class Judge(Protocol):
     #: the same ``reads(...)`` always gets the same verdict from this instance
     deterministic: bool
 
-    def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict: ...
+    def jobs(self, problem: Any, completion: str) -> list[Job] | Verdict:
+        """The first stage's sandbox jobs, or the verdict when nothing must run."""
+        ...
 
-    def decide(self, problem: Any, completion: str, results: list[Any]) -> list[Any] | Verdict: ...
+    def decide(self, problem: Any, completion: str, results: list[RunResult],
+               ) -> list[Job] | Verdict:
+        """The next stage's jobs, or the verdict; ``results``: every stage's runs so far, in
+        job order (read them with :func:`read_result`)."""
+        ...
 
     def reads(self, problem: Any, completion: str) -> str | None: ...
 
@@ -97,8 +103,9 @@ def judge_signature(judge: Any) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- reading a job's result
 
+ReadFailure = Literal["missing", "oversized", "malformed"]
 #: why a job's JSON result could not be read (:class:`ResultFailure`)
-READ_FAILURES = ("missing", "oversized", "malformed")
+READ_FAILURES: tuple[ReadFailure, ...] = get_args(ReadFailure)
 
 
 @dataclass(frozen=True)
@@ -108,7 +115,7 @@ class ResultFailure:
     estimated parsed bytes when ``parsed``), ``malformed`` (empty, not JSON, or nested too deep)."""
 
     name: str
-    reason: str
+    reason: ReadFailure
     size: int = 0
     limit: int = 0
     parsed: bool = False
@@ -279,8 +286,8 @@ def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = No
     ``verdict.with_error_class``. Stages run batched; without a ``sandbox`` a default one is
     started when some job must run."""
     verdicts: list[Verdict | None] = [None] * len(items)
-    results: dict[int, list[Any]] = {}
-    pending: dict[int, list[Any]] = {}
+    results: dict[int, list[RunResult]] = {}
+    pending: dict[int, list[Job]] = {}
     for i, (problem, completion) in enumerate(items):
         try:
             planned = judge.jobs(problem, completion)
@@ -302,8 +309,8 @@ def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = No
 
 
 def _run_stages(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any,
-                verdicts: list[Verdict | None], results: dict[int, list[Any]],
-                pending: dict[int, list[Any]]) -> None:
+                verdicts: list[Verdict | None], results: dict[int, list[RunResult]],
+                pending: dict[int, list[Job]]) -> None:
     for _stage in range(MAX_STAGES):
         if not pending:
             break
@@ -311,7 +318,7 @@ def _run_stages(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any,
         out = sandbox.run_jobs([job for _, job in order])
         for (i, _), r in zip(order, out, strict=True):
             results[i].append(r)
-        nxt: dict[int, list[Any]] = {}
+        nxt: dict[int, list[Job]] = {}
         for i in pending:
             problem, completion = items[i]
             try:
