@@ -76,11 +76,7 @@ class _State:
     rounds: int = 0
     last_from: int = -1
     wall: float = 0.0
-    cpu: float = 0.0
-
-    def timings(self) -> dict[str, float]:
-        """``Verdict.timings``: the seconds of the sample's jobs so far (``run_timings``)."""
-        return {"wall_time": self.wall, "cpu_time": self.cpu}
+    cpu: float = 0.0   # CPU seconds of every job so far (the round budget)
 
 
 @dataclass
@@ -355,8 +351,10 @@ class QiskitHumanEvalJudge:
         check = TestResult(name="check", passed=status == "AC", status=status, message=message,
                            seconds=st.wall)
         return make_verdict(self, problem.task_id, status, message, tests=[check],
-                            evidence=evidence, details=details, timings=st.timings())
+                            evidence=evidence, details=details,
+                            timings={"wall_time": st.wall, "cpu_time": st.cpu})
 
     def _judge_error(self, problem: Any, st: _State, message: str, **extra: Any) -> Verdict:
-        return judge_error(self, problem.task_id, message, timings=st.timings(),
-                           details=self._details(problem, st, **extra))
+        details = self._details(problem, st, **extra)
+        return judge_error(self, problem.task_id, message, details=details,
+                           timings={"wall_time": st.wall, "cpu_time": st.cpu})
