@@ -8,15 +8,12 @@ import subprocess
 import sys
 
 import pytest
+from sample_answers import BELL, RIGHT
 
 from quantum_codegen_eval import cli
 from quantum_codegen_eval.benchmarks.base import registry
 
 QCE = [sys.executable, "-m", "quantum_codegen_eval"]
-BELL = "sample/qk_bell_circuit"
-RIGHT = ("```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    qc.cx(0, 1)\n"
-         "    return qc\n```")
-SLEEP = "```python\ndef bell_circuit():\n    import time\n    time.sleep(120)\n```"
 
 
 def _run(*args, **kw):

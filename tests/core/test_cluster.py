@@ -15,7 +15,8 @@ from dataclasses import replace
 
 import pytest
 import refine_script as script
-from ctrl_c import BELL, RIGHT, SLEEP, interrupt_qce, write_predictions
+from ctrl_c import interrupt_qce, write_predictions
+from sample_answers import BELL, RIGHT, SLEEP
 
 from quantum_codegen_eval import evaluate
 from quantum_codegen_eval.benchmarks import sample

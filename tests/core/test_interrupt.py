@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import time
 
-from ctrl_c import BELL, RIGHT, SLEEP, alive, descendants, interrupt_qce, write_predictions
+from ctrl_c import alive, descendants, interrupt_qce, write_predictions
+from sample_answers import BELL, RIGHT, SLEEP
 
 
 def test_ctrl_c_keeps_results_stops_jobs_and_says_how_to_resume(tmp_path):

@@ -1,6 +1,6 @@
 """Ctrl-C in a real ``qce`` process: start it, wait until its result store holds some results
 while slow jobs still run, send SIGINT, and report how it stopped. Shared by the local-pool and
-the cluster interrupt tests; the sample answers they judge are here too."""
+the cluster interrupt tests."""
 
 from __future__ import annotations
 
@@ -13,12 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-BELL = "sample/qk_bell_circuit"
-#: a right answer to BELL, judged in about a second
-RIGHT = ("```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    qc.cx(0, 1)\n"
-         "    return qc\n```")
-#: an answer to BELL that runs 120 s: still running when the signal comes
-SLEEP = "```python\ndef bell_circuit():\n    import time\n    time.sleep(120)\n```"
+from sample_answers import BELL
 
 
 def write_predictions(path: Path, completions: list[str]) -> Path:
