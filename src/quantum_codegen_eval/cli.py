@@ -12,9 +12,11 @@ Subcommands (their shape is fixed; see docs/cli.md)::
     qce publish <dataset folder> <hub id>
     qce publish-run <run>... --repo-id ID [--out DIR] [--dry-run]    runs as a details dataset
     qce contamination <corpus> --benchmark NAME [--config C] [--code-column COL] [--out DIR]
+                      [--exit-zero]
 
 Exit codes: 0 success (``judge``: the verdict is AC), 1 the job ran but the result is a failure
-(``judge``: any verdict other than AC), 2 usage error (unknown subcommand, option, benchmark,
+(``judge``: any verdict other than AC; ``contamination``: an entry was flagged, unless
+``--exit-zero``), 2 usage error (unknown subcommand, option, benchmark,
 config or dataset; a benchmark without a judge), 3 bad input data (a file or record that cannot
 be read; the message names it), 130 interrupted (Ctrl-C; ``evaluate`` says how to resume).
 """
@@ -25,6 +27,7 @@ import argparse
 import importlib
 import json
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -173,7 +176,31 @@ def _parser() -> argparse.ArgumentParser:
     ct.add_argument("-n", type=int, help="n-gram length in tokens (default 10)")
     ct.add_argument("--out", help="folder for contamination.json and contamination.md")
     ct.add_argument("--json", action="store_true", help="print the result as JSON")
+    ct.add_argument("--exit-zero", action="store_true", help="exit 0 even when entries are "
+                    "flagged (default: exit 1 then, like a linter)")
     return p
+
+
+def _k_apart(argv: list[str]) -> list[str]:
+    """``-k 1 5 FILE`` as ``-k1 -k5 FILE``: ``-k`` takes one or more whole numbers, and a
+    positional argument written after them (the predictions file, a run) is not one of them.
+    argparse alone would hand ``FILE`` to ``-k`` (``invalid int value``)."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--":
+            return out + argv[i:]
+        end = i + 1
+        if argv[i] == "-k":
+            while end < len(argv) and re.fullmatch(r"-?\d+", argv[end]):
+                end += 1
+            if i + 1 < end < len(argv) and not argv[end].startswith("-"):
+                out += [f"-k{value}" for value in argv[i + 1:end]]
+                i = end
+                continue
+        out.append(argv[i])
+        i += 1
+    return out
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -542,6 +569,10 @@ def _cmd_contamination(args: argparse.Namespace) -> int:
         (out / "contamination.json").write_text(json.dumps(report.to_dict(), indent=2))
         (out / "contamination.md").write_text(report.to_markdown())
     print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_markdown())
+    if report.flagged and not args.exit_zero:
+        print(f"qce contamination: {len(report.flagged)} of {report.problems} problems flagged "
+              f"(exit 1; --exit-zero to exit 0)", file=sys.stderr)
+        return EXIT_FAIL
     return EXIT_OK
 
 
@@ -560,7 +591,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"qce: unknown command {argv[0]!r}{did_you_mean(argv[0], _COMMANDS)} (known: "
               f"{', '.join(_COMMANDS)})", file=sys.stderr)
         return EXIT_USAGE
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_k_apart(argv))
     from .benchmarks.base import UsageError
     from .datasets_cache import DataUnavailable
 

@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from .benchmarks.base import Benchmark, get
 from .judges.base import judge_error, program_key
@@ -107,6 +107,29 @@ class _Progress:
 def _status(message: str, enabled: bool) -> None:
     if enabled:
         print(message, file=sys.stderr, flush=True)
+
+
+class JudgingOptions(TypedDict, total=False):
+    """How :func:`evaluate` judges: its keyword options other than the run's own (``k``,
+    ``metrics``, ``store``, ``resume``), declared once. Drivers that judge through ``evaluate``
+    (:func:`.refinement.refine_all`) take them as ``**options: Unpack[JudgingOptions]`` and pass
+    them on, so an option added to ``evaluate`` and here reaches them without an edit
+    (``tests/core/test_refinement.py`` checks that this and ``evaluate``'s signature agree)."""
+
+    workers: int | None
+    data_dir: str | Path | None
+    problems: dict[str, Any] | None
+    judge: Any
+    sandbox: Any
+    judge_options: dict[str, Any] | None
+    progress: bool
+    judge_copies: bool
+    scheduler: Any
+    executor: Any
+
+
+#: ``evaluate``'s keywords that belong to the run, not to how it judges (not in JudgingOptions)
+RUN_KEYWORDS = ("k", "metrics", "store", "resume")
 
 
 def evaluate(

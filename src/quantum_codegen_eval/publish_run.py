@@ -26,6 +26,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .publish import UploadFailed
+
 #: per-sample columns with fixed types (every split of a config has the same schema); the
 #: rest of a row goes into ``extra`` as JSON
 _DETAIL_COLUMNS = {
@@ -48,10 +50,6 @@ _RESULT_COLUMNS = {
 
 class PublishRunError(ValueError):
     """A run that cannot be published (the message names the file and why)."""
-
-
-class UploadFailed(RuntimeError):
-    """The Hub upload failed (offline, no token, refused); the message is one line."""
 
 
 def _json(value: Any) -> str:
@@ -307,7 +305,7 @@ def _finish(folder: str | Path, repo_id: str, *, dry_run: bool, private: bool, a
             names = check_dataset_folder(folder)  # datasets.load_dataset(folder, config) each
             return f"{folder}: ready for {repo_id} (configs: {', '.join(names)}); nothing uploaded"
         return publish(folder, repo_id, private=private, api=api, token=token)
-    except DatasetFolderError:
+    except (DatasetFolderError, UploadFailed):  # publish's own one-line errors
         raise
     except (OSError, RuntimeError, ValueError) as exc:  # offline, refused, no token
         first = (str(exc).strip().splitlines() or [""])[0]

@@ -15,6 +15,7 @@ no stored answer again. ``refine(generate, problem)`` is the same loop for one p
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,12 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .benchmarks.base import Benchmark, get
-from .evaluate import DEFAULT_METRICS, completion_hash, evaluate
+from .evaluate import DEFAULT_METRICS, RUN_KEYWORDS, JudgingOptions, completion_hash, evaluate
 from .feedback import followup_prompt
 from .predictions import Sample
 from .verdict import Verdict
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from .report import Report
 
 #: how the report counts rounds (also written into it)
@@ -140,27 +143,44 @@ def _answers(generate: BatchGenerate, requests: list[RefineRequest], r: int) -> 
     return list(out)
 
 
+def _check_options(caller: str, options: dict[str, Any]) -> None:
+    """A keyword ``evaluate`` does not take is a TypeError before anything is generated (the
+    keywords are read from ``evaluate`` itself: one list)."""
+    takes = {name for name, p in inspect.signature(evaluate).parameters.items()
+             if p.kind is inspect.Parameter.KEYWORD_ONLY} - set(RUN_KEYWORDS)
+    unknown = sorted(set(options) - takes)
+    if unknown:
+        raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}")
+
+
 def run_chains(generate: BatchGenerate, bench: Benchmark, config: str | None,
-               problems: dict[str, Any], *, rounds: int, samples: int = 1, judge: Any = None,
-               sandbox: Any = None, workers: int | None = None, store: str | Path | None = None,
-               resume: bool = False, progress: bool = False,
-               round_reports: list[Any] | None = None) -> dict[str, RefineResult]:
+               problems: dict[str, Any], *, rounds: int, samples: int = 1,
+               store: str | Path | None = None, resume: bool = False,
+               round_reports: list[Any] | None = None,
+               **options: Unpack[JudgingOptions]) -> dict[str, RefineResult]:
     """The loop itself: every chain's rounds, by chain key ``problem_id#sample``; each round's
-    judging report (``evaluate``'s) is appended to ``round_reports`` when given."""
+    judging report (``evaluate``'s) is appended to ``round_reports`` when given. ``options``
+    go to every round's ``evaluate``; without a sandbox or a cluster, the rounds share one
+    sandbox pool (of ``workers``)."""
     from .execution import Sandbox
 
+    _check_options("run_chains", dict(options))
     if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
         raise ValueError(f"rounds must be an integer >= 0 (repairs after round 0), got {rounds!r}")
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
-    judge = judge if judge is not None else bench.make_judge()
+    judging: dict[str, Any] = {**options, "problems": problems}
+    if judging.get("judge") is None:  # one judge for every round
+        judging["judge"] = bench.make_judge(**(judging.get("judge_options") or {}))
     chains = {f"{pid}#{i}": RefineResult(pid, sample=i) for pid in problems for i in range(samples)}
     base = {pid: bench.prompt(rec) for pid, rec in problems.items()}
     run = {"benchmark": bench.name, "config": config, "samples": samples,
            "problems": sorted(problems), "rounds": rounds}
     saved = _RunStore(Path(store), run, resume) if store is not None else None
-    own = sandbox is None
-    sandbox = Sandbox(workers=workers) if own else sandbox
+    on_cluster = judging.get("scheduler") is not None or judging.get("executor") is not None
+    own = judging.get("sandbox") is None and not on_cluster
+    if own:
+        judging["sandbox"] = Sandbox(workers=judging.get("workers"))
     try:
         for r in range(rounds + 1):
             open_ = [key for key, chain in chains.items() if not chain.solved]
@@ -181,9 +201,8 @@ def run_chains(generate: BatchGenerate, bench: Benchmark, config: str | None,
                                  "chains than this run asks; use a new store")
             rows = [{"id": chains[key].problem_id, "sample": chains[key].sample,
                      "completion": answers[key]} for key in open_]
-            judged = evaluate(rows, bench, config, k=(1,), metrics=(), problems=problems,
-                              judge=judge, sandbox=sandbox, progress=progress, resume=True,
-                              store=saved.round_store(r) if saved else None)
+            judged = evaluate(rows, bench, config, k=(1,), metrics=(), resume=True,
+                              store=saved.round_store(r) if saved else None, **judging)
             if round_reports is not None:
                 round_reports.append(judged)
             verdicts = {row["key"]: Verdict.from_dict(row["verdict"]) for row in judged.per_sample}
@@ -191,7 +210,7 @@ def run_chains(generate: BatchGenerate, bench: Benchmark, config: str | None,
                 chains[key].rounds.append(Round(prompts[key], answers[key], verdicts[key]))
     finally:
         if own:
-            sandbox.close()
+            judging["sandbox"].close()
         if saved:
             saved.close()
     return chains
@@ -206,15 +225,9 @@ def refine_all(
     samples: int = 1,
     k: Sequence[int] = (1,),
     metrics: Iterable[str] = DEFAULT_METRICS,
-    workers: int | None = None,
     store: str | Path | None = None,
     resume: bool = False,
-    data_dir: str | Path | None = None,
-    problems: dict[str, Any] | None = None,
-    judge: Any = None,
-    sandbox: Any = None,
-    judge_options: dict[str, Any] | None = None,
-    progress: bool = False,
+    **options: Unpack[JudgingOptions],
 ) -> Report:
     """Refinement for a whole benchmark: at most ``rounds`` repairs after round 0 for each of
     ``samples`` chains per problem; returns the report of the final answers (the same
@@ -223,13 +236,18 @@ def refine_all(
 
     ``generate(requests) -> list[str]`` gets a list of :class:`RefineRequest` (use
     ``r.prompt``) and returns one answer per request, in order. ``store`` is a folder; with
-    ``resume=True`` a stored round is neither generated nor judged again.
+    ``resume=True`` a stored round is neither generated nor judged again. ``options`` are
+    ``evaluate``'s (:class:`~.evaluate.JudgingOptions`: ``workers``, ``data_dir``,
+    ``problems``, ``judge``, ``judge_options``, ``sandbox``, ``scheduler``, ...), used for
+    every round's judging.
     """
     import time
 
     from .scoring import score, summarise
 
+    _check_options("refine_all", dict(options))
     started = time.time()
+    problems = options.pop("problems", None)  # loaded here once, handed to every round
     bench = benchmark if isinstance(benchmark, Benchmark) else get(benchmark)
     if config is not None or problems is None:
         config = bench.check_config(config)
@@ -237,14 +255,11 @@ def refine_all(
     bad = [x for x in k if not isinstance(x, int) or isinstance(x, bool) or not 1 <= x <= samples]
     if bad:  # before generating anything
         raise ValueError(f"pass@k: k must be an integer from 1 to samples={samples}, got {bad[0]!r}")
-    if judge is None:
-        judge = bench.make_judge(**(judge_options or {}))
     if problems is None:
-        problems = bench.loader.problems(config, data_dir=data_dir)
+        problems = bench.loader.problems(config, data_dir=options.get("data_dir"))
     judged: list[Any] = []
     chains = run_chains(generate, bench, config, problems, rounds=rounds, samples=samples,
-                        judge=judge, sandbox=sandbox, workers=workers, store=store,
-                        resume=resume, progress=progress, round_reports=judged)
+                        store=store, resume=resume, round_reports=judged, **options)
     finals = {key: c for key, c in chains.items() if c.rounds}
     final_samples = [Sample(c.problem_id, c.sample, c.rounds[-1].completion)
                      for c in finals.values()]

@@ -316,7 +316,7 @@ def _passk_table(table: dict[str, Any], group: str, ci: dict[str, Any] | None) -
 
 def _per_problem_table(report: Report) -> str:
     """One row per counted problem: samples, correct, partial credit, statuses, caveats."""
-    extra = [key for key in report.summary.get("pass@k_by", {})]
+    extra = list(report.summary.get("pass@k_by", {}))
     rows = [[r["problem_id"], r["group"], *(r.get(key, "") for key in extra), r["n"], r["correct"],
              _fmt(r["partial_credit"]),
              ", ".join(f"{st} {c}" for st, c in r["statuses"].items()),
@@ -362,7 +362,9 @@ def report_figures(report: Report) -> dict[str, Any]:
         ax.set_ylim(0, 105)  # room for a whisker's cap at 100
         ax.set_yticks(range(0, 101, 20))
         missing = [k for k in ks if k not in shown]
-        ax.set_title(f"{_title(report)}: pass@k" + (" with 95 % intervals" if ci else "")
+        level = (report.summary.get("pass@k_ci_method") or {}).get("level", 0.95)
+        ax.set_title(f"{_title(report)}: pass@k" + (f" with {100 * level:g} % intervals" if ci
+                                                     else "")
                      + (f" ({', '.join(missing)}: not estimated)" if missing else ""),
                      fontsize=10)
         if shown:  # beside the axes, so that no bar is covered

@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import platform
-import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -101,5 +100,6 @@ def collect(*, bench: Any, config: str | None, judge: Any, records: dict[str, An
                                manifest=manifest, package=__version__)
     when = _dt.datetime.fromtimestamp(started, _dt.timezone.utc).isoformat(timespec="seconds")
     run = RunFacts(started=when, seconds=round(seconds, 2), workers=workers,
-                   platform=platform.platform(terse=True), python=sys.version.split()[0], data=data)
+                   platform=platform.platform(terse=True), python=platform.python_version(),
+                   data=data)
     return Provenance(signature, run)

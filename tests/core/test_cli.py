@@ -8,15 +8,12 @@ import subprocess
 import sys
 
 import pytest
+from sample_answers import BELL, RIGHT
 
 from quantum_codegen_eval import cli
 from quantum_codegen_eval.benchmarks.base import registry
 
 QCE = [sys.executable, "-m", "quantum_codegen_eval"]
-BELL = "sample/qk_bell_circuit"
-RIGHT = ("```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    qc.cx(0, 1)\n"
-         "    return qc\n```")
-SLEEP = "```python\ndef bell_circuit():\n    import time\n    time.sleep(120)\n```"
 
 
 def _run(*args, **kw):
@@ -77,3 +74,52 @@ def test_evaluate_says_where_the_report_is(tmp_path):
     assert f"report written to {out / 'report.md'}" in proc.stderr
     assert "judging (starting workers)" in proc.stderr  # progress before the first result
     assert "# Evaluation report: sample (qiskit)" in proc.stdout
+
+
+def test_k_values_end_where_the_predictions_file_begins():
+    parse = cli._parser().parse_args
+    for argv in (["evaluate", "-k", "1", "5", "p.jsonl", "--benchmark", "sample"],
+                 ["evaluate", "p.jsonl", "--benchmark", "sample", "-k", "1", "5"],
+                 ["evaluate", "-k", "1", "-k", "5", "p.jsonl", "--benchmark", "sample"]):
+        args = parse(cli._k_apart(argv))
+        assert (args.predictions, args.k) == ("p.jsonl", [1, 5]), argv
+    args = parse(cli._k_apart(["compare", "-k", "2", "a", "b", "--out", "o"]))
+    assert (args.runs, args.k) == (["a", "b"], [2])
+    # what follows `--` is never rewritten; a value that is no number is argparse's error
+    assert cli._k_apart(["-k", "1", "p", "--", "-k", "2", "x"]) == ["-k1", "p", "--", "-k", "2",
+                                                                  "x"]
+    assert cli._k_apart(["-k", "x"]) == ["-k", "x"]
+
+
+def test_k_before_the_file_reads_the_file(tmp_path):
+    preds = tmp_path / "p.jsonl"
+    preds.write_text(json.dumps({"id": "no/such_task", "completion": RIGHT}) + "\n")
+    proc = _run("evaluate", "-k", "1", "5", str(preds), "--benchmark", "sample", "--config",
+                "qiskit", "--out", str(tmp_path / "out"), "--no-progress")
+    # the file was read as predictions: its one id is unknown, so nothing is counted (exit 3)
+    assert proc.returncode == 3, proc.stderr
+    assert "nothing counted: 0 of 1 ids belong to sample/qiskit" in proc.stderr
+    assert "invalid int value" not in proc.stderr
+
+
+def test_contamination_exits_1_when_flagged_unless_exit_zero(tmp_path, capsys):
+    from quantum_codegen_eval.benchmarks.base import get
+    from quantum_codegen_eval.contamination import problem_texts
+
+    bench = get("sample")
+    task = bench.loader.get_problem(BELL)
+    copy, clean = tmp_path / "copy.jsonl", tmp_path / "clean.jsonl"
+    copy.write_text(json.dumps({"id": "leak", "code": problem_texts(bench, task)["reference"]})
+                    + "\n")
+    clean.write_text(json.dumps({"id": "other", "code": "def add(a, b):\n    return a + b\n"})
+                     + "\n")
+    base = ["contamination", "--benchmark", "sample", "--config", "qiskit", "--json"]
+    assert cli.main([*base, str(clean)]) == 0
+    assert json.loads(capsys.readouterr().out)["problems_flagged"] == 0
+    assert cli.main([*base, str(copy)]) == 1
+    captured = capsys.readouterr()
+    assert list(json.loads(captured.out)["flagged"]) == [BELL]
+    assert captured.err.strip() == ("qce contamination: 1 of 4 problems flagged (exit 1; "
+                                    "--exit-zero to exit 0)")
+    assert cli.main([*base, str(copy), "--exit-zero"]) == 0
+    assert list(json.loads(capsys.readouterr().out)["flagged"]) == [BELL]

@@ -14,11 +14,15 @@ import time
 from dataclasses import replace
 
 import pytest
+import refine_script as script
+from ctrl_c import interrupt_qce, write_predictions
+from sample_answers import BELL, RIGHT, SLEEP
 
 from quantum_codegen_eval import evaluate
 from quantum_codegen_eval.benchmarks import sample
 from quantum_codegen_eval.cluster import ClusterError
 from quantum_codegen_eval.execution import InterpreterMissing, Job, Sandbox
+from quantum_codegen_eval.refinement import refine_all
 
 distributed = pytest.importorskip("distributed")
 
@@ -174,35 +178,25 @@ def test_resume_on_a_new_cluster_keeps_what_the_first_one_stored(cluster, expect
 
 def test_ctrl_c_on_a_cluster_run_keeps_results_and_returns_promptly(cluster, tmp_path):
     """The remote jobs still running are cancelled, not waited for (they sleep 120 s)."""
-    bell = "sample/qk_bell_circuit"
-    right = ("```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n"
-             "    qc.cx(0, 1)\n    return qc\n```")
-    sleep = "```python\ndef bell_circuit():\n    import time\n    time.sleep(120)\n```"
-    preds = tmp_path / "p.jsonl"
-    preds.write_text(json.dumps({"id": bell, "sample": 0, "completion": right}) + "\n"
-                     + json.dumps({"id": bell, "sample": 1, "completion": sleep}) + "\n")
+    preds = write_predictions(tmp_path / "p.jsonl", [RIGHT, SLEEP])
     out = tmp_path / "out"
     store = out / "results.jsonl"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "quantum_codegen_eval", "evaluate", str(preds), "--benchmark",
-         "sample", "--config", "qiskit", "--out", str(out), "-k", "1", "--no-progress",
-         "--scheduler", cluster.scheduler_address],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and not (store.exists() and store.read_text()):
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.2)
-        time.sleep(3)  # the sleeper is running on a worker now
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=100)
-        stopped = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
-    assert "1 of 2 results kept" in err and "--resume" in err, err
-    assert "Traceback" not in err
-    assert stopped < 60, stopped
-    assert [json.loads(line)["key"] for line in store.read_text().splitlines()] == [f"{bell}#0"]
+    args = ["evaluate", str(preds), "--benchmark", "sample", "--config", "qiskit", "--out",
+            str(out), "-k", "1", "--no-progress", "--scheduler", cluster.scheduler_address]
+    # the sleeper is running on a worker 3 s after the first result
+    stopped = interrupt_qce(args, store, results=1, settle=3, timeout=100)
+    assert stopped.returncode == 130, stopped.stderr
+    assert "1 of 2 results kept" in stopped.stderr and "--resume" in stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert stopped.seconds < 60, stopped.seconds
+    assert stopped.stored_keys(store) == [f"{BELL}#0"]
+
+
+def test_refine_all_judges_its_rounds_on_the_cluster(cluster):
+    """evaluate's ``scheduler`` reaches every round of refine_all."""
+    plan = {BELL: ("wr",)}  # wrong, then repaired
+    problems = {pid: t for pid, t in script.problems().items() if pid in plan}
+    report = refine_all(script.ScriptedGenerate(plan), "sample", "qiskit", rounds=1,
+                        problems=problems, metrics=(), scheduler=cluster.scheduler_address)
+    assert report.refinement["solved_by_round"] == [0, 1]
+    assert [r["status"] for r in report.refinement["histories"][0]["rounds"]] == ["WA", "AC"]

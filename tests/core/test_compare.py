@@ -390,3 +390,18 @@ def test_qce_compare_reads_a_store_with_the_benchmarks_groups(runs, tmp_path, ca
     assert "similarity" in json.loads((out / "comparison.json").read_text())["tables"]
     notes = json.loads((out / "tables" / "similarity.json").read_text())["notes"]
     assert any("Result stores carry no similarity scores" in n for n in notes)
+
+
+def test_a_store_is_counted_by_the_one_error_class_path(tmp_path):
+    """A store's verdicts get their class from verdict.with_error_class, whatever class the
+    record carries (a store written by hand or by another tool)."""
+    rows = [("p1", "WA", "hallucination"), ("p2", "RE", None), ("p3", "AC", None)]
+    store = tmp_path / "results.jsonl"
+    store.write_text("".join(json.dumps({
+        "key": f"{pid}#0", "problem_id": pid, "sample": 0, "benchmark": "sample",
+        "config": "qiskit", "verdict": {"benchmark": "sample", "problem_id": pid, "status": st,
+                                        "error_class": klass,
+                                        "details": {"exception_type": "IndexError"}}}) + "\n"
+        for pid, st, klass in rows))
+    run = load_run(store)
+    assert run.errors == {"reasoning": 2} and run.errors_total == 2

@@ -7,6 +7,7 @@ import dataclasses
 import json
 
 import pytest
+from sample_answers import BELL, RIGHT, WRONG
 
 from quantum_codegen_eval import evaluate
 from quantum_codegen_eval.benchmarks import sample
@@ -22,11 +23,6 @@ from quantum_codegen_eval.verdict import (
     classify_error,
     with_error_class,
 )
-
-BELL = "sample/qk_bell_circuit"
-WRONG = "```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    return qc\n```"
-RIGHT = ("```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    qc.cx(0, 1)\n"
-         "    return qc\n```")
 
 
 @pytest.fixture(scope="module")

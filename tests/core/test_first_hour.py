@@ -9,11 +9,10 @@ import subprocess
 import sys
 
 import pytest
+from sample_answers import BELL, RIGHT
 
 QCE = [sys.executable, "-m", "quantum_codegen_eval"]
-BELL, GHZ = "sample/qk_bell_circuit", "sample/qk_ghz_circuit"
-RIGHT = ("```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    qc.cx(0, 1)\n"
-         "    return qc\n```")
+GHZ = "sample/qk_ghz_circuit"
 WRONG = "```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    return qc\n```"
 
 

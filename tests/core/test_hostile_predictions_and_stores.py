@@ -9,6 +9,7 @@ import re
 import time
 
 import pytest
+from sample_answers import BELL, RIGHT, WRONG
 
 from quantum_codegen_eval import cli, evaluate
 from quantum_codegen_eval.benchmarks import sample
@@ -19,11 +20,7 @@ from quantum_codegen_eval.report import inline
 from quantum_codegen_eval.scoring import MAX_METRIC_CHARS, Scores, score, summarise
 from quantum_codegen_eval.verdict import Verdict, with_error_class
 
-BELL = "sample/qk_bell_circuit"
 GHZ = "sample/qk_ghz_circuit"
-RIGHT = ("```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    qc.cx(0, 1)\n"
-         "    return qc\n```")
-WRONG = "```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    return qc\n```"
 FORGED_ROW = "| all | 1 | 100.0 | 100.0 | 100.0 |"
 # a program whose exception text tries to rewrite the terminal line above and add table rows
 ANSI = ('```python\ndef bell_circuit():\n    raise RuntimeError("\\x1b[1A\\x1b[2K\\r'

@@ -126,6 +126,8 @@ def test_cli_dry_run_and_push_to_hub_and_offline_upload(runs, tmp_path, capsys):
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 1, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and "datasets/me/x failed" in lines[0] and "Traceback" not in proc.stderr
+    assert len(lines) == 1 and "Traceback" not in proc.stderr
+    assert lines[0].startswith("qce publish-run: could not upload ") and "datasets/me/x" in lines[0]
+    assert "UploadFailed" not in lines[0]  # publish's one line, not wrapped again
     assert (tmp_path / "off" / "README.md").is_file()
     shutil.rmtree(tmp_path / "off")

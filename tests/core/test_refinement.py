@@ -6,6 +6,7 @@ refine_script.py), judged by the real sample judge in the real sandbox.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import signal
@@ -17,6 +18,8 @@ from pathlib import Path
 import pytest
 import refine_script as script
 
+from quantum_codegen_eval import refinement
+from quantum_codegen_eval.evaluate import RUN_KEYWORDS, JudgingOptions, evaluate
 from quantum_codegen_eval.refinement import refine_all
 
 
@@ -124,3 +127,47 @@ def test_samples_give_pass_at_k_before_and_after_repair(tmp_path):
     assert by_round == {"pass@1": [0.0, 0.5], "pass@2": [0.0, 1.0]}
     assert report.summary["pass@k"]["all"]["pass@2"] == 1.0
     assert [len(call) for call in generate.calls] == [2, 2]
+
+
+def test_judging_options_are_evaluates_keywords():
+    """JudgingOptions is evaluate's keyword list less the run's own keywords: one declaration
+    that refine_all's ``**options`` is typed by."""
+    params = inspect.signature(evaluate).parameters
+    keywords = {name: p.annotation for name, p in params.items()
+                if p.kind is inspect.Parameter.KEYWORD_ONLY and name not in RUN_KEYWORDS}
+    declared = {name: getattr(t, "__forward_arg__", t)
+                for name, t in JudgingOptions.__annotations__.items()}
+    assert keywords == declared
+    assert set(RUN_KEYWORDS) <= set(params)
+    own = inspect.signature(refine_all).parameters
+    assert own["options"].kind is inspect.Parameter.VAR_KEYWORD
+    assert set(RUN_KEYWORDS) <= set(own)  # refine_all's own k, metrics, store, resume
+
+
+def test_a_new_evaluate_option_reaches_refine_all_unedited(monkeypatch):
+    """An option added to evaluate is accepted by refine_all and reaches every round's
+    evaluate call, with no edit of refine_all: here a real evaluate with one more keyword."""
+    real = refinement.evaluate
+    seen: list[object] = []
+
+    def evaluate_plus(*args, audit=None, **kwargs):
+        seen.append(audit)
+        return real(*args, **kwargs)
+
+    sig = inspect.signature(real)
+    evaluate_plus.__signature__ = sig.replace(parameters=[
+        *sig.parameters.values(),
+        inspect.Parameter("audit", inspect.Parameter.KEYWORD_ONLY, default=None)])
+    monkeypatch.setattr(refinement, "evaluate", evaluate_plus)
+    plan = {"sample/qk_bell_circuit": ("wr",)}  # wrong, then repaired: two rounds judged
+    problems = {pid: t for pid, t in script.problems().items() if pid in plan}
+    generate = script.ScriptedGenerate(plan)
+    report = refine_all(generate, "sample", "qiskit", rounds=1, problems=problems, workers=1,
+                        metrics=(), audit="on")
+    assert seen == ["on", "on"]
+    assert report.refinement["solved_by_round"] == [0, 1]
+    # a keyword evaluate does not take is refused before anything is generated
+    with pytest.raises(TypeError, match="refine_all\\(\\) got an unexpected keyword argument "
+                                        "'wokers'"):
+        refine_all(generate, "sample", "qiskit", problems=problems, wokers=2)
+    assert len(generate.calls) == 2

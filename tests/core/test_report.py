@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from sample_answers import RIGHT, WRONG
+
 from quantum_codegen_eval.benchmarks import sample
 from quantum_codegen_eval.execution import Sandbox
 from quantum_codegen_eval.refinement import refine
 from quantum_codegen_eval.report import plot_refinement, refinement_curve
-
-WRONG = "```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    return qc\n```"
-RIGHT = "```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    qc.cx(0, 1)\n    return qc\n```"
 
 
 def test_refine_curve_and_plot(tmp_path):

@@ -8,37 +8,33 @@ completion behind the proxy in another), batched into one ``judge_many``.
 from __future__ import annotations
 
 import pytest
+from redteam import assert_verdict, humaneval_task, judge_cases
 
 from quantum_codegen_eval.benchmarks import qiskit_humaneval as qhe
 from quantum_codegen_eval.judges.base import judge_many
 from quantum_codegen_eval.judges.qiskit_humaneval import transport
 
-
-def _task(name: str, prompt: str, test: str, entry: str) -> qhe.Task:
-    return qhe.Task(f"own/{name}", prompt, "", test, entry, "basic", "normal")
-
-
-SQUARE = _task("square", 'def square(x):\n    """x squared."""',
-               "def check(candidate):\n    assert candidate(7) == 49\n", "square")
-PAIR = _task("pair", 'def divmod2(a, b):\n    """Quotient and remainder."""',
-             "def check(candidate):\n    assert candidate(7, 2) == (3, 1)\n"
-             "    q, r = candidate(9, 4)\n    assert (q, r) == (2, 1)\n", "divmod2")
-EVENS = _task("evens", 'def evens(n):\n    """The even numbers below n."""',
-              "def check(candidate):\n    assert list(candidate(7)) == [0, 2, 4, 6]\n", "evens")
-KEYS = _task("keys", 'def keys(d):\n    """The keys of d."""',
-             "def check(candidate):\n    assert candidate({'a': 1, 'b': 2}) == {'a', 'b'}\n", "keys")
-MANY = _task("many", 'def sq(x):\n    """x squared."""',
-             "def check(candidate):\n    got = [candidate(i) for i in range(600)]\n"
-             "    assert got == [i * i for i in range(600)]\n", "sq")
-CZ = _task("cz", 'from qiskit import QuantumCircuit\nfrom qiskit.quantum_info import Operator\n'
-           'def cz_circuit():\n    """A 2-qubit circuit equal to CZ."""',
-           "def check(candidate):\n    qc = candidate()\n    ref = QuantumCircuit(2)\n"
-           "    ref.cz(0, 1)\n    assert Operator(qc).equiv(Operator(ref))\n", "cz_circuit")
-GHZ = _task("ghz", 'from qiskit import QuantumCircuit\ndef ghz(n):\n    """A GHZ circuit."""',
-            "def check(candidate):\n    from qiskit.quantum_info import Statevector\n"
-            "    p = Statevector(candidate(3)).probabilities_dict()\n"
-            "    assert abs(p.get('000', 0) - 0.5) < 1e-9 and abs(p.get('111', 0) - 0.5) < 1e-9\n",
-            "ghz")
+SQUARE = humaneval_task("square", 'def square(x):\n    """x squared."""',
+                        "def check(candidate):\n    assert candidate(7) == 49\n", "square")
+PAIR = humaneval_task("pair", 'def divmod2(a, b):\n    """Quotient and remainder."""',
+                      "def check(candidate):\n    assert candidate(7, 2) == (3, 1)\n"
+                      "    q, r = candidate(9, 4)\n    assert (q, r) == (2, 1)\n", "divmod2")
+EVENS = humaneval_task("evens", 'def evens(n):\n    """The even numbers below n."""',
+                       "def check(candidate):\n    assert list(candidate(7)) == [0, 2, 4, 6]\n", "evens")
+KEYS = humaneval_task("keys", 'def keys(d):\n    """The keys of d."""',
+                      "def check(candidate):\n    assert candidate({'a': 1, 'b': 2}) == {'a', 'b'}\n", "keys")
+MANY = humaneval_task("many", 'def sq(x):\n    """x squared."""',
+                      "def check(candidate):\n    got = [candidate(i) for i in range(600)]\n"
+                      "    assert got == [i * i for i in range(600)]\n", "sq")
+CZ = humaneval_task("cz", 'from qiskit import QuantumCircuit\nfrom qiskit.quantum_info import Operator\n'
+                    'def cz_circuit():\n    """A 2-qubit circuit equal to CZ."""',
+                    "def check(candidate):\n    qc = candidate()\n    ref = QuantumCircuit(2)\n"
+                    "    ref.cz(0, 1)\n    assert Operator(qc).equiv(Operator(ref))\n", "cz_circuit")
+GHZ = humaneval_task("ghz", 'from qiskit import QuantumCircuit\ndef ghz(n):\n    """A GHZ circuit."""',
+                     "def check(candidate):\n    from qiskit.quantum_info import Statevector\n"
+                     "    p = Statevector(candidate(3)).probabilities_dict()\n"
+                     "    assert abs(p.get('000', 0) - 0.5) < 1e-9 and abs(p.get('111', 0) - 0.5) < 1e-9\n",
+                     "ghz")
 
 _MY_GATE = ("\n    from qiskit.circuit import Gate\n    class {cls}(Gate):\n"
             "        def __init__(self):\n            super().__init__('mycz', 2, [])\n"
@@ -132,25 +128,19 @@ CORRECT = [
 
 @pytest.fixture(scope="module")
 def verdicts(sandbox):
-    judge = qhe.make_judge(time_limit=20.0)
-    items = [(task, body) for _, task, body, _, _ in ATTACKS]
-    items += [(task, body) for _, task, body in CORRECT]
-    return judge_many(judge, items, sandbox)
+    return judge_cases(qhe.make_judge(time_limit=20.0), sandbox,
+                       [(name, task, body) for name, task, body, *_ in ATTACKS + CORRECT])
 
 
-@pytest.mark.parametrize("i", range(len(ATTACKS)), ids=[a[0] for a in ATTACKS])
-def test_attack_gets_its_verdict(verdicts, i):
-    name, _task, _body, status, fragment = ATTACKS[i]
-    v = verdicts[i]
-    assert (v.status, v.details.get("judge_error", False)) == (status, False), \
-        f"{name}: {v.status} {v.message}"
-    assert fragment in v.message, f"{name}: {v.message}"
+@pytest.mark.parametrize("name, status, fragment", [(a[0], a[3], a[4]) for a in ATTACKS],
+                         ids=[a[0] for a in ATTACKS])
+def test_attack_gets_its_verdict(verdicts, name, status, fragment):
+    assert_verdict(verdicts[name], status, fragment, name=name)
 
 
-@pytest.mark.parametrize("i", range(len(CORRECT)), ids=[c[0] for c in CORRECT])
-def test_correct_program_in_an_unusual_style_passes(verdicts, i):
-    v = verdicts[len(ATTACKS) + i]
-    assert v.status == "AC", f"{CORRECT[i][0]}: {v.status} {v.message}"
+@pytest.mark.parametrize("name", [c[0] for c in CORRECT])
+def test_correct_program_in_an_unusual_style_passes(verdicts, name):
+    assert_verdict(verdicts[name], "AC", name=name)
 
 
 def test_iterators_cross_as_iterators_and_are_bounded():

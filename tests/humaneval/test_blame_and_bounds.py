@@ -17,6 +17,7 @@ import time
 import tracemalloc
 
 import pytest
+from redteam import humaneval_task
 
 from quantum_codegen_eval import cli
 from quantum_codegen_eval.benchmarks import qiskit_humaneval as qhe
@@ -27,29 +28,24 @@ from quantum_codegen_eval.predictions import read_predictions
 from quantum_codegen_eval.scoring import Scores, summarise
 from quantum_codegen_eval.verdict import Verdict, with_error_class
 
-
-def _task(name: str, prompt: str, test: str, entry: str, **kw) -> qhe.Task:
-    return qhe.Task(f"own/{name}", prompt, "", test, entry, "basic", "normal", **kw)
-
-
-SV = _task("sv", 'from qiskit.quantum_info import Statevector\nfrom math import sqrt\n'
-           'def bell_sv():\n    """A phi+ Bell statevector."""',
-           "def check(candidate):\n    result = candidate()\n"
-           "    solution = (Statevector.from_label('00') + Statevector.from_label('11')) / sqrt(2)\n"
-           "    assert result.equiv(solution)\n", "bell_sv")
-LEN = _task("len", 'def pair():\n    """Two numbers."""',
-            "def check(candidate):\n    a, b = candidate()\n    assert a + b == 3\n", "pair")
-SETUP = _task("setup", 'def one():\n    """One."""',
-              "import qce_module_missing_here\n\ndef check(candidate):\n    assert candidate() == 1\n",
-              "one")
-CHECK_IMPORT = _task("checkimport", 'def one():\n    """One."""',
-                     "def check(candidate):\n    assert candidate() == 1\n"
-                     "    import qce_module_missing_here\n", "one")
-LAMBDA = _task("lambda", 'def apply(f):\n    """f(2)."""',
-               "def check(candidate):\n    assert candidate(lambda x: x * x) == 4\n", "apply")
-FLAGGED = _task("flagged", 'def one():\n    """One."""',
-                "def check(candidate):\n    assert candidate() == 1\n", "one",
-                unrunnable="needs an account here")
+SV = humaneval_task("sv", 'from qiskit.quantum_info import Statevector\nfrom math import sqrt\n'
+                    'def bell_sv():\n    """A phi+ Bell statevector."""',
+                    "def check(candidate):\n    result = candidate()\n"
+                    "    solution = (Statevector.from_label('00') + Statevector.from_label('11')) / sqrt(2)\n"
+                    "    assert result.equiv(solution)\n", "bell_sv")
+LEN = humaneval_task("len", 'def pair():\n    """Two numbers."""',
+                     "def check(candidate):\n    a, b = candidate()\n    assert a + b == 3\n", "pair")
+SETUP = humaneval_task("setup", 'def one():\n    """One."""',
+                       "import qce_module_missing_here\n\ndef check(candidate):\n    assert candidate() == 1\n",
+                       "one")
+CHECK_IMPORT = humaneval_task("checkimport", 'def one():\n    """One."""',
+                              "def check(candidate):\n    assert candidate() == 1\n"
+                              "    import qce_module_missing_here\n", "one")
+LAMBDA = humaneval_task("lambda", 'def apply(f):\n    """f(2)."""',
+                        "def check(candidate):\n    assert candidate(lambda x: x * x) == 4\n", "apply")
+FLAGGED = humaneval_task("flagged", 'def one():\n    """One."""',
+                         "def check(candidate):\n    assert candidate() == 1\n", "one",
+                         unrunnable="needs an account here")
 
 BLAME = [
     # (name, task, body, status, error class or None for a judge error, origin, fragment)

@@ -7,35 +7,30 @@ string) must get ``AC``. Everything runs through the real judge, batched in one 
 from __future__ import annotations
 
 import pytest
+from redteam import assert_verdict, humaneval_task, judge_cases
 
 from quantum_codegen_eval.benchmarks import qiskit_humaneval as qhe
-from quantum_codegen_eval.judges.base import judge_many
 from quantum_codegen_eval.verdict import with_error_class
 
-
-def _task(name: str, prompt: str, test: str, entry: str) -> qhe.Task:
-    return qhe.Task(f"own/{name}", prompt, "", test, entry, "basic", "normal")
-
-
-SQUARE = _task("square", 'def square(x):\n    """x squared."""',
-               "def check(candidate):\n    assert candidate(7) == 49\n", "square")
-EVENS = _task("evens", 'def evens(n):\n    """The even numbers below n, in order."""',
-              "def check(candidate):\n    assert list(candidate(7)) == [0, 2, 4, 6]\n", "evens")
-FIRST = _task("first", 'def naturals():\n    """All natural numbers, lazily."""',
-              "def check(candidate):\n    it = iter(candidate())\n"
-              "    assert [next(it) for _ in range(5)] == [0, 1, 2, 3, 4]\n", "naturals")
-CZ = _task("cz", 'from qiskit import QuantumCircuit\nfrom qiskit.quantum_info import Operator\n'
-           'def cz_circuit():\n    """A 2-qubit circuit equal to CZ."""',
-           "def check(candidate):\n    qc = candidate()\n    ref = QuantumCircuit(2)\n"
-           "    ref.cz(0, 1)\n    assert Operator(qc).equiv(Operator(ref))\n", "cz_circuit")
-CCZ = _task("ccz", 'from qiskit import QuantumCircuit\nfrom qiskit.quantum_info import Operator\n'
-            'def ccz_circuit():\n    """A 3-qubit circuit equal to CCZ."""',
-            "def check(candidate):\n    qc = candidate()\n    ref = QuantumCircuit(3)\n"
-            "    ref.ccz(0, 1, 2)\n    assert Operator(qc).equiv(Operator(ref))\n", "ccz_circuit")
-CHAIN = _task("chain", 'def inc(x):\n    """x plus one."""',
-              "def check(candidate):\n    assert candidate(candidate(1)) == 3\n", "inc")
-NESTED = _task("nested", 'def nested():\n    """[[1]] (a list holding a list holding 1)."""',
-               "def check(candidate):\n    assert candidate() == [[1]]\n", "nested")
+SQUARE = humaneval_task("square", 'def square(x):\n    """x squared."""',
+                        "def check(candidate):\n    assert candidate(7) == 49\n", "square")
+EVENS = humaneval_task("evens", 'def evens(n):\n    """The even numbers below n, in order."""',
+                       "def check(candidate):\n    assert list(candidate(7)) == [0, 2, 4, 6]\n", "evens")
+FIRST = humaneval_task("first", 'def naturals():\n    """All natural numbers, lazily."""',
+                       "def check(candidate):\n    it = iter(candidate())\n"
+                       "    assert [next(it) for _ in range(5)] == [0, 1, 2, 3, 4]\n", "naturals")
+CZ = humaneval_task("cz", 'from qiskit import QuantumCircuit\nfrom qiskit.quantum_info import Operator\n'
+                    'def cz_circuit():\n    """A 2-qubit circuit equal to CZ."""',
+                    "def check(candidate):\n    qc = candidate()\n    ref = QuantumCircuit(2)\n"
+                    "    ref.cz(0, 1)\n    assert Operator(qc).equiv(Operator(ref))\n", "cz_circuit")
+CCZ = humaneval_task("ccz", 'from qiskit import QuantumCircuit\nfrom qiskit.quantum_info import Operator\n'
+                     'def ccz_circuit():\n    """A 3-qubit circuit equal to CCZ."""',
+                     "def check(candidate):\n    qc = candidate()\n    ref = QuantumCircuit(3)\n"
+                     "    ref.ccz(0, 1, 2)\n    assert Operator(qc).equiv(Operator(ref))\n", "ccz_circuit")
+CHAIN = humaneval_task("chain", 'def inc(x):\n    """x plus one."""',
+                       "def check(candidate):\n    assert candidate(candidate(1)) == 3\n", "inc")
+NESTED = humaneval_task("nested", 'def nested():\n    """[[1]] (a list holding a list holding 1)."""',
+                        "def check(candidate):\n    assert candidate() == [[1]]\n", "nested")
 
 #: CZ as an open-controlled Z between X gates, the controlled gate labelled (QPY could not
 #: read a labelled open-control gate back: a judge error before)
@@ -104,22 +99,19 @@ CORRECT = [
 
 @pytest.fixture(scope="module")
 def verdicts(sandbox):
-    items = [(t, b) for _, t, b, _, _ in ATTACKS] + [(t, b) for _, t, b in CORRECT]
-    return [with_error_class(v)
-            for v in judge_many(qhe.make_judge(time_limit=30.0), items, sandbox)]
+    return judge_cases(qhe.make_judge(time_limit=30.0), sandbox,
+                       [(name, task, body) for name, task, body, *_ in ATTACKS + CORRECT])
 
 
-@pytest.mark.parametrize("i", range(len(ATTACKS)), ids=[a[0] for a in ATTACKS])
-def test_attack_gets_its_verdict(verdicts, i):
-    name, _task, _body, status, fragment = ATTACKS[i]
-    v = verdicts[i]
-    assert (v.status, v.judge_error) == (status, False), f"{name}: {v.status} {v.message}"
-    assert fragment in v.message, f"{name}: {v.message}"
+@pytest.mark.parametrize("name, status, fragment", [(a[0], a[3], a[4]) for a in ATTACKS],
+                         ids=[a[0] for a in ATTACKS])
+def test_attack_gets_its_verdict(verdicts, name, status, fragment):
+    v = with_error_class(verdicts[name])
+    assert_verdict(v, status, fragment, name=name)
     if status == "WA":
         assert v.error_class == "reasoning"
 
 
-@pytest.mark.parametrize("i", range(len(CORRECT)), ids=[c[0] for c in CORRECT])
-def test_correct_program_in_an_unusual_style_passes(verdicts, i):
-    v = verdicts[len(ATTACKS) + i]
-    assert v.status == "AC", f"{CORRECT[i][0]}: {v.status} {v.message}"
+@pytest.mark.parametrize("name", [c[0] for c in CORRECT])
+def test_correct_program_in_an_unusual_style_passes(verdicts, name):
+    assert_verdict(verdicts[name], "AC", name=name)

@@ -14,6 +14,7 @@ import struct
 from pathlib import Path
 
 import pytest
+from redteam import assert_verdict
 
 import quantum_codegen_eval
 from quantum_codegen_eval.execution import RunResult
@@ -169,10 +170,7 @@ def verdicts(qsandbox, qcoder_records, verdict_table):
 @pytest.mark.parametrize("case", STATIC + RUNTIME + PROGRAMS, ids=lambda c: c[0])
 def test_exact_verdict(verdicts, case):
     name, _pid, _code, status, text = case
-    v = verdicts[name]
-    assert v.status == status, (name, v.status, v.message)
-    assert text in v.message, v.message
-    assert not v.details.get("judge_error")
+    assert_verdict(verdicts[name], status, text, name=name)
 
 
 # --------------------------------------------------------------- forged stage-1 results

@@ -14,6 +14,7 @@ indices and angles, numpy ints returned by the classical problems, registers, ``
 from __future__ import annotations
 
 import pytest
+from redteam import assert_verdict
 
 from quantum_codegen_eval.judges.qcoder.specs import get_spec
 
@@ -285,7 +286,4 @@ def verdicts(qsandbox, qcoder_records, verdict_table):
 @pytest.mark.parametrize("case", STATIC + RUNTIME + PROGRAMS + GOOD, ids=lambda c: c[0])
 def test_exact_verdict(verdicts, case):
     name, _pid, _code, status, text = case
-    v = verdicts[name]
-    assert v.status == status, (name, v.status, v.message)
-    assert text in v.message, v.message
-    assert not v.details.get("judge_error"), v.message
+    assert_verdict(verdicts[name], status, text, name=name)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import pytest
+from redteam import assert_verdict
 
 pytestmark = pytest.mark.upstream
 
@@ -54,6 +55,4 @@ def verdicts(qsandbox, qcoder_records, verdict_table):
 @pytest.mark.parametrize("case", CHECKED + RUNTIME, ids=lambda c: c[0])
 def test_verdict(verdicts, case):
     name, _pid, _code, status, text = case
-    v = verdicts[name]
-    assert v.status == status, (name, v.status, v.message)
-    assert text in v.message, v.message
+    assert_verdict(verdicts[name], status, text, name=name)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from redteam import assert_verdict
 
 from quantum_codegen_eval.judges.qcoder import QCoderJudge
 from quantum_codegen_eval.judges.qcoder import judge as judge_mod
@@ -172,10 +173,7 @@ def verdicts(qsandbox, qcoder_records, verdict_table):
 @pytest.mark.parametrize("case", STATIC + RUNTIME + PROGRAMS, ids=lambda c: c[0])
 def test_exact_verdict(verdicts, case):
     name, _pid, _code, status, text = case
-    v = verdicts[name]
-    assert v.status == status, (name, v.status, v.message)
-    assert text in v.message, v.message
-    assert not v.details.get("judge_error"), v.message
+    assert_verdict(verdicts[name], status, text, name=name)
 
 
 def test_hidden_values_differ_between_judges_public_arguments_do_not(qcoder_records):

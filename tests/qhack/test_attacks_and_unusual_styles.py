@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from redteam import assert_verdict, judge_cases
 
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.judges.base import judge_many
@@ -502,17 +503,16 @@ WEAK: dict[str, tuple[str, str]] = {
         ("trotterization_without_noise", "2023/fall_of_sqynet_400"))}
 
 
-CASES = {**{n: (c, code) for n, (c, code) in STYLES.items()},
-         **{n: (c, code) for n, (c, code, _, _) in ATTACKS.items()},
-         **{n: (c, code) for n, (c, code) in WEAK.items()}}
+#: (name, challenge, program) of every case: names unique across the three tables
+CASES = ([(n, c, code) for n, (c, code) in STYLES.items()]
+         + [(n, c, code) for n, (c, code, _, _) in ATTACKS.items()]
+         + [(n, c, code) for n, (c, code) in WEAK.items()])
 
 
 @pytest.fixture(scope="module")
 def verdicts(qhack_problems, sandbox):
-    judge = qhack.make_judge(env="era")
-    names = list(CASES)
-    got = judge_many(judge, [(qhack_problems[CASES[n][0]], CASES[n][1]) for n in names], sandbox)
-    return dict(zip(names, got, strict=True))
+    return judge_cases(qhack.make_judge(env="era"), sandbox,
+                       [(n, qhack_problems[c], code) for n, c, code in CASES])
 
 
 @pytest.mark.upstream
@@ -525,11 +525,8 @@ def test_correct_program_in_an_unusual_style_is_accepted(verdicts, name):
 @pytest.mark.upstream
 @pytest.mark.parametrize("name", list(ATTACKS))
 def test_attack_gets_the_verdict_it_earns(verdicts, name):
-    v = verdicts[name]
     _, _, status, fragment = ATTACKS[name]
-    assert v.status == status, (name, v.message)
-    assert not v.details.get("judge_error"), v.message
-    assert fragment in (v.message or ""), (name, v.message)
+    assert_verdict(verdicts[name], status, fragment, name=name)
 
 
 @pytest.mark.upstream

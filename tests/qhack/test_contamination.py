@@ -109,7 +109,7 @@ def test_cli_writes_the_report_and_bad_input_is_one_line(corpus, qhack_data, tmp
     path, _ = corpus
     out = tmp_path / "contam"
     assert main(["contamination", str(path), "--benchmark", "qhack", "--config", "all",
-                 "--data-dir", str(qhack_data), "--out", str(out)]) == 0
+                 "--data-dir", str(qhack_data), "--out", str(out)]) == 1  # flagged
     saved = json.loads((out / "contamination.json").read_text())
     assert list(saved["flagged"]) == [SEEDED]
     assert (out / "contamination.md").read_text().startswith("# Contamination: qhack (all)")

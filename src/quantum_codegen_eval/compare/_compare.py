@@ -187,6 +187,14 @@ def _problem_set_difference(a: Run, b: Run) -> str:
 
 def differences(a: Run, b: Run) -> list[str]:
     """Why runs ``a`` and ``b`` are not comparable (empty: they are)."""
+    return _differences(a, b, missing_provenance=True)
+
+
+def _missing_provenance(run: Run) -> str:
+    return f"{run.label} has no provenance ({run.provenance_problem})"
+
+
+def _differences(a: Run, b: Run, *, missing_provenance: bool) -> list[str]:
     out = []
     if a.benchmark != b.benchmark:
         out.append(f"benchmark {a.benchmark} vs {b.benchmark}")
@@ -194,9 +202,8 @@ def differences(a: Run, b: Run) -> list[str]:
         out.append(f"config {a.config} vs {b.config}")
     if set(a.problems) != set(b.problems):
         out.append(_problem_set_difference(a, b))
-    for run in (a, b):
-        if run.provenance is None:
-            out.append(f"{run.label} has no provenance ({run.provenance_problem})")
+    if missing_provenance:
+        out += [_missing_provenance(run) for run in (a, b) if run.provenance is None]
     if a.provenance and b.provenance:
         out += signature_differences(a.provenance.signature, b.provenance.signature)
     return out
@@ -208,17 +215,14 @@ def _check(runs: list[Run], allow_mismatch: bool) -> list[str]:
     if dup:
         raise NotComparable(f"two runs have the label {dup[0]!r}: name them (--label NAME=PATH)")
     caveats = []
-    seen_missing: set[str] = set()
-    for r in runs:
-        if r.provenance is None and not allow_mismatch:
-            raise NotComparable(f"{r.label}: {r.provenance_problem}")
+    for r in runs:  # once per run, not once per pair
+        if r.provenance is None:
+            if not allow_mismatch:
+                raise NotComparable(f"{r.label}: {r.provenance_problem}")
+            caveats.append("not comparable, compared anyway (--allow-mismatch): "
+                           + _missing_provenance(r))
     for a, b in itertools.combinations(runs, 2):
-        for diff in differences(a, b):
-            if " has no provenance " in diff:
-                who = diff.split(" has no provenance ")[0]
-                if who in seen_missing:
-                    continue
-                seen_missing.add(who)
+        for diff in _differences(a, b, missing_provenance=False):
             if not allow_mismatch:
                 raise NotComparable(f"runs {a.label} and {b.label} are not comparable: {diff} "
                                     "(--allow-mismatch compares them anyway, with a caveat)")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..provenance import Provenance, ProvenanceError
-from ..verdict import ERROR_CLASSES, STATUSES, Verdict
+from ..verdict import ERROR_CLASSES, STATUSES, Verdict, with_error_class
 
 #: the similarity columns read from a report (Table III of the PennySynth paper, and ROUGE-L)
 SIMILARITY_KEYS = ("codebleu", "ngram_match", "weighted_ngram_match", "syntax_match",
@@ -129,7 +129,8 @@ def _from_store(path: Path, label: str, groups: dict[str, str] | None) -> Run:
             continue
         try:
             rec = json.loads(line)
-            v = Verdict.from_dict(rec["verdict"])
+            # the one error-class path, also for a store written elsewhere or by hand
+            v = with_error_class(Verdict.from_dict(rec["verdict"]))
             pid = str(rec.get("problem_id", v.problem_id))
         except (ValueError, KeyError, TypeError) as exc:
             if no == len(lines):

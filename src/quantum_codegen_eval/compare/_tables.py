@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,12 +142,3 @@ class Table:
 
     def to_json(self) -> str:
         return strict_json(self.to_dict(), indent=2)
-
-
-def read_json_table(text: str) -> Table:
-    """A table back from :meth:`Table.to_json`."""
-    data = json.loads(text)
-    rows = [[Interval(c["value"], c["low"], c["high"]) if isinstance(c, dict) else c for c in row]
-            for row in data["rows"]]
-    return Table(data["name"], data["title"], data["header"], rows, data.get("formats", []),
-                 data.get("notes", []))

@@ -644,16 +644,6 @@ def cleanup(uid):
     return False
 
 
-def _reap():
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-
-
 def _children():
     me = os.getpid()
     try:
