@@ -1,6 +1,6 @@
 """The QCoder judge: RE -> UME -> UGE -> DLE -> WA/AC, in two sandbox stages.
 
-1. Untrusted stage: the harness (``harness.HARNESS``) runs the candidate under the UME guard and
+1. Untrusted stage: the harness (``jobs/harness.py``, shipped by ``judges._embed``) runs the candidate under the UME guard and
    writes one circuit per test case as QPY, a report and the UME channel. It gets the case
    arguments and the oracles' public descriptions only (no spec, no reference, no hidden value).
 2. Trusted stage (``check``): a fresh job of the judge's own code reads the circuits (bounded),
@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...verdict import TestResult, Verdict, exception_in
+from .._embed import job_source
 from . import check
-from .harness import HARNESS, TAMPER_EXIT
+from .jobs import harness
+from .jobs.harness import TAMPER_EXIT
 from .oracles import public_oracles
 from .static import extract_code, library_names, split_allowed, static_imports
 
@@ -143,12 +145,12 @@ class QCoderJudge:
                "cases": [{"args": {k: v for k, v in c["args"].items() if k in spec.args},
                           "oracles": public_oracles(spec, c, nonce)} for c in cases]}
         ext = "json" if spec.mode == "classical" else "qpy"
-        outs = ("report.json", "ume.log") + tuple(f"case_{i}.{ext}" for i in range(len(cases)))
+        outs = (harness.REPORT, harness.CHANNEL) + tuple(f"case_{i}.{ext}" for i in range(len(cases)))
         if ext == "qpy":
             outs += tuple(f"case_{i}.{kind}.json" for i in range(len(cases))
                           for kind in ("circ", "skel"))
-        return [Job(HARNESS, id=f"qcoder:{problem.id}",
-                    files={"candidate.py": code, "qcoder_cases.json": json.dumps(cfg)},
+        return [Job(job_source(harness, "main"), id=f"qcoder:{problem.id}",
+                    files={harness.CANDIDATE: code, harness.CASES: json.dumps(cfg)},
                     collect=outs, preload=PRELOAD,
                     limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,
                                   file_size_mb=MAX_FILE_MB))]
@@ -176,8 +178,8 @@ class QCoderJudge:
         cases = self.cases(problem)
         r = results[0]
         run = {"run": r.wall_time}
-        channel = _channel(r.files.get("ume.log"))
-        report = _json(r.files.get("report.json"), MAX_REPORT_BYTES)
+        channel = _channel(r.files.get(harness.CHANNEL))
+        report = _json(r.files.get(harness.REPORT), MAX_REPORT_BYTES)
         if channel["violations"] or r.exit_code == TAMPER_EXIT:
             found = channel["violations"] or ["the program tampered with the judge's UME channel"]
             return self._verdict(problem, "UME", "module(s) or operations outside the permitted "
