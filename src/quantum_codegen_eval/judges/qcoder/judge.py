@@ -309,10 +309,15 @@ def _json(data: bytes | None, limit: int) -> Any:
 
 
 def _channel(data: bytes | None) -> dict[str, Any]:
-    """The UME channel: violation lines (each one counts) and whether it ends with END."""
+    """The UME channel: violation lines (each one counts) and whether it ends with END. A
+    channel over its size limit was flooded (what follows the limit is not read): tampering."""
+    flooded = len(data or b"") > MAX_CHANNEL_BYTES
     data = (data or b"")[:MAX_CHANNEL_BYTES]
     lines = data.decode("utf-8", "replace").splitlines()
     violations = [ln[4:].strip()[:300] for ln in lines if ln.startswith("UME ")]
+    if flooded:
+        violations.append(f"the program flooded the judge's UME channel (over "
+                          f"{MAX_CHANNEL_BYTES >> 10} KB): tampered with")
     return {"violations": list(dict.fromkeys(violations)),
             "ended": bool(lines) and lines[-1] == "END"}
 

@@ -67,9 +67,10 @@ ESCAPES = frozenset(("importlib", "operator", "functools", "pydoc", "timeit", "p
 ORACLE_LEVELS = 4
 
 
-def channel_writer(chan, ident, write, fstat, exit_, len_, tamper_exit):
+def channel_writer(chan, ident, write, fstat, exit_, len_, os_error, tamper_exit):
     """``emit(line)``: append one line to the UME channel ``chan`` (whose ``(st_dev, st_ino)``
-    is ``ident``), or end the process with ``tamper_exit`` when it is no longer that file."""
+    is ``ident``), or end the process with ``tamper_exit`` when it is no longer that file.
+    Everything it uses is an argument (``os_error``: ``OSError``), none a global name."""
 
     def emit(line):
         # a line of its own: text the program appended without a newline cannot swallow it
@@ -79,7 +80,7 @@ def channel_writer(chan, ident, write, fstat, exit_, len_, tamper_exit):
             # the same file, and the line written whole (a read-only descriptor of the same
             # file dup2-ed over the channel passes fstat but cannot be written)
             ok = (st.st_dev, st.st_ino) == ident and write(chan, data) == len_(data)
-        except OSError:
+        except os_error:
             ok = False
         if not ok:
             try:
@@ -103,8 +104,8 @@ def module_rule(allowed, any_):
 def audit_hook(emit, module_ok, guard_code, getframe, get_ident, write_flags, builtins_):
     """The audit hook: refuses (and records through ``emit``) what candidate code may not do.
     ``write_flags``: the ``os.open`` flags that write; ``builtins_``: ``(isinstance, str, int,
-    len, repr, any)`` as they were before the load."""
-    isinstance_, str_, int_, len_, repr_, any_ = builtins_
+    len, repr, any, PermissionError)`` as they were before the load."""
+    isinstance_, str_, int_, len_, repr_, any_, permission_error = builtins_
     cand, block_any, dangerous, compilers = CAND, BLOCK_ANY, DANGEROUS, COMPILERS
     busy = set()  # threads inside the hook (its own frame walks raise events)
 
@@ -138,7 +139,7 @@ def audit_hook(emit, module_ok, guard_code, getframe, get_ident, write_flags, bu
 
     def refuse(what):
         emit("UME " + what)
-        raise PermissionError("not permitted here: " + what)
+        raise permission_error("not permitted here: " + what)
 
     def hook(event, args):
         me = get_ident()
@@ -265,7 +266,8 @@ def main():
     allowed = tuple(cfg["allowed_modules"])
 
     def writer():
-        return channel_writer(chan, ident, os.write, os.fstat, os._exit, len, TAMPER_EXIT)
+        return channel_writer(chan, ident, os.write, os.fstat, os._exit, len, OSError,
+                              TAMPER_EXIT)
 
     emit = writer()  # the harness's own (END)
     real_import = builtins.__import__
@@ -278,7 +280,8 @@ def main():
         types.ModuleType, (isinstance, str, any, getattr))
     sys.addaudithook(audit_hook(
         writer(), module_rule(allowed, any), (guard.__code__,), sys._getframe, _thread.get_ident,
-        os.O_WRONLY | os.O_RDWR | os.O_CREAT, (isinstance, str, int, len, repr, any)))
+        os.O_WRONLY | os.O_RDWR | os.O_CREAT,
+        (isinstance, str, int, len, repr, any, PermissionError)))
     report = {"load_error": None, "cases": []}
 
     def write_report():
