@@ -62,3 +62,16 @@ def test_a_failure_elsewhere_still_decides(qsandbox, qcoder_records, judge_many,
     (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC001_A2"], code)])
     assert v.status == "WA" and not v.judge_error, (v.status, v.message)
     assert any(t.message.startswith("judge limit") for t in v.tests)
+
+
+def test_a_limit_of_the_trusted_stage_is_a_judge_error(qsandbox, qcoder_records, judge_many):
+    """Definitions nested past what the trusted stage follows (64; Qiskit reads them back): a
+    correct circuit was TLE, the judge's limit taken for the program's failure (issue 17)."""
+    def nested(gate: str) -> str:
+        return H + ("def solve():\n    body = QuantumCircuit(1)\n    body." + gate + "(0)\n"
+                    "    for i in range(70):\n        g = body.to_gate(label='l%d' % i)\n"
+                    "        body = QuantumCircuit(1)\n        body.append(g, [0])\n"
+                    "    return body\n")
+    (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC001_A1"], nested("h"))])
+    assert v.judge_error and v.error_class is None, (v.status, v.message)
+    assert "judge limit" in v.message and "nested deeper than 64" in v.message, v.message
