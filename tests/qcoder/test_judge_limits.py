@@ -75,3 +75,17 @@ def test_a_limit_of_the_trusted_stage_is_a_judge_error(qsandbox, qcoder_records,
     (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC001_A1"], nested("h"))])
     assert v.judge_error and v.error_class is None, (v.status, v.message)
     assert "judge limit" in v.message and "nested deeper than 64" in v.message, v.message
+
+
+def test_the_output_limits_hold_when_the_program_patches_the_harness(
+        qsandbox, qcoder_records, judge_many, small_limits, monkeypatch):
+    """The harness module is in the program's ``sys.modules``: shadowing ``min`` / ``len`` in
+    its globals (the static rule switched off, to test the run-time layer alone) must not lift
+    the limits it writes within (the evaluator holds what is written)."""
+    monkeypatch.setattr(judge_mod, "static_imports", lambda code, allowed: [])
+    patch = ("import numpy.lib._datasource as _d\n\n"
+             "_h = _d.os.sys.modules['quantum_codegen_eval.judges.qcoder.jobs.harness']\n"
+             "_h.min = lambda *a: 1 << 40\n_h.len = lambda x: 0\n")
+    (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC001_A1"],
+                                                 _many_h().replace(H, H + patch, 1))])
+    assert v.judge_error and "judge limit" in v.message, (v.status, v.message)

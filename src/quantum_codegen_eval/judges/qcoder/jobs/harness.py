@@ -311,15 +311,21 @@ def main():
     standard = frozenset(cfg["library_names"]) - frozenset(cfg["banned_gates"])
     budget = [cfg["max_output_bytes"]]
 
+    # what put() enforces the limits with, bound before the load: a program that patches this
+    # module's globals or builtins cannot lift them (the evaluator holds what is written)
+    len_, min_, open_, bytes_, max_file = len, min, open, bytes, cfg["max_file_bytes"]
+
     def put(name, data):
         """Write one output within the judge's limits: per file, and for all tests together
         (the evaluator holds them)."""
-        if len(data) > min(cfg["max_file_bytes"], budget[0]):
-            raise judge_limit(f"the output of this test ({len(data)} bytes) exceeds the judge's "
-                              f"limits ({cfg['max_file_bytes'] >> 20} MB per test, "
+        data = bytes_(data)
+        size = len_(data)
+        if size > max_file or size > budget[0]:
+            raise judge_limit(f"the output of this test ({size} bytes) exceeds the judge's "
+                              f"limits ({max_file >> 20} MB per test, "
                               f"{cfg['max_output_bytes'] >> 20} MB for all tests together)")
-        budget[0] -= len(data)
-        with open(name, "wb") as fh:
+        budget[0] -= size
+        with open_(name, "wb") as fh:
             fh.write(data)
 
     def dump(i, out):
@@ -342,8 +348,8 @@ def main():
                 readable = enc_circ(back, 0) == enc_circ(out, 0)
             except ValueError:
                 pass  # nested deeper than the tree carries: QPY read it back, QPY it is
-        room = min(cfg["max_file_bytes"], budget[0])
-        if readable and len(data) <= room:
+        room = min_(max_file, budget[0])
+        if readable and len_(data) <= room:
             put(f"case_{i}.qpy", data)
             return "qpy"
         # QPY cannot carry it, or it is over the judge's size limits (a 10-qubit UnitaryGate is
@@ -351,13 +357,13 @@ def main():
         # checker needs to refuse it)
         tree = enc_circ(out, 0)
         data = json.dumps(tree).encode()
-        if len(data) <= room:
+        if len_(data) <= room:
             put(f"case_{i}.circ.json", data)
             return "json"
         # still over: what can be checked without the standard gates (the blocks and
         # non-gates, the banned gate); the trusted stage decides UGE from it, or names the limit
         data = json.dumps(skeleton(tree, standard)).encode()
-        if len(data) <= room:
+        if len_(data) <= room:
             put(f"case_{i}.skel.json", data)
             return "skeleton"
         raise judge_limit(f"the circuit of this test exceeds the judge's output limits "
