@@ -94,11 +94,17 @@ def test_module_imports_alone(module):
     assert r.returncode == 0, r.stderr[-2000:]
 
 
-def test_harness_imports_nothing_of_the_package():
-    """The untrusted stage's program is source text that never imports the judge (specs,
-    references, hidden oracles)."""
-    from quantum_codegen_eval.judges.qcoder.harness import HARNESS
+def test_harness_ships_only_its_job_modules():
+    """The untrusted stage's program is the harness and the circuit-tree writer, never the judge
+    (specs, references, hidden oracles)."""
+    from quantum_codegen_eval.judges import _embed
+    from quantum_codegen_eval.judges.qcoder.jobs import harness
 
-    names = {n.module or "" for n in ast.walk(ast.parse(HARNESS)) if isinstance(n, ast.ImportFrom)}
-    names |= {a.name for n in ast.walk(ast.parse(HARNESS)) if isinstance(n, ast.Import) for a in n.names}
-    assert not any(n.startswith(ROOT) for n in names), names
+    assert _embed.needed(harness.__name__) == (
+        f"{ROOT}.judges.qcoder.jobs.circuit_tree", f"{ROOT}.judges.qcoder.jobs.harness")
+    trees = [ast.parse(_embed._source(m)) for m in _embed.needed(harness.__name__)]
+    names = {n.module or "" for t in trees for n in ast.walk(t)
+             if isinstance(n, ast.ImportFrom) and not n.level}
+    names |= {a.name for t in trees for n in ast.walk(t) if isinstance(n, ast.Import)
+              for a in n.names}
+    assert names and not any(n.startswith(ROOT) for n in names), names

@@ -62,3 +62,30 @@ def test_a_failure_elsewhere_still_decides(qsandbox, qcoder_records, judge_many,
     (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC001_A2"], code)])
     assert v.status == "WA" and not v.judge_error, (v.status, v.message)
     assert any(t.message.startswith("judge limit") for t in v.tests)
+
+
+def test_a_limit_of_the_trusted_stage_is_a_judge_error(qsandbox, qcoder_records, judge_many):
+    """Definitions nested past what the trusted stage follows (64; Qiskit reads them back): a
+    correct circuit was TLE, the judge's limit taken for the program's failure (issue 17)."""
+    def nested(gate: str) -> str:
+        return H + ("def solve():\n    body = QuantumCircuit(1)\n    body." + gate + "(0)\n"
+                    "    for i in range(70):\n        g = body.to_gate(label='l%d' % i)\n"
+                    "        body = QuantumCircuit(1)\n        body.append(g, [0])\n"
+                    "    return body\n")
+    (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC001_A1"], nested("h"))])
+    assert v.judge_error and v.error_class is None, (v.status, v.message)
+    assert "judge limit" in v.message and "nested deeper than 64" in v.message, v.message
+
+
+def test_the_output_limits_hold_when_the_program_patches_the_harness(
+        qsandbox, qcoder_records, judge_many, small_limits, monkeypatch):
+    """The harness module is in the program's ``sys.modules``: shadowing ``min`` / ``len`` in
+    its globals (the static rule switched off, to test the run-time layer alone) must not lift
+    the limits it writes within (the evaluator holds what is written)."""
+    monkeypatch.setattr(judge_mod, "static_imports", lambda code, allowed: [])
+    patch = ("import numpy.lib._datasource as _d\n\n"
+             "_h = _d.os.sys.modules['quantum_codegen_eval.judges.qcoder.jobs.harness']\n"
+             "_h.min = lambda *a: 1 << 40\n_h.len = lambda x: 0\n")
+    (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC001_A1"],
+                                                 _many_h().replace(H, H + patch, 1))])
+    assert v.judge_error and "judge limit" in v.message, (v.status, v.message)

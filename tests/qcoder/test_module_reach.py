@@ -34,6 +34,10 @@ CHECKED = [
         "    qc.append(qiskit.circuit.library.standard_gates.HGate(), [0])\n    return qc\n"),
      "AC", ""),
 ]
+_REACH = "import numpy.lib._datasource as _d\nfrom qiskit import QuantumCircuit\n\n_os = _d.os\n_sys = _os.sys\n"
+_CHANNEL_FD = ("_ino = _os.stat('ume.log').st_ino\n"
+               "_fd = [f for f in range(3, 64) if _os.path.exists('/proc/self/fd/%d' % f)\n"
+               "       and _os.fstat(f).st_ino == _ino][0]\n")
 RUNTIME = [
     # the refusal of ``import socket`` is never written: the channel is a read-only duplicate
     ("channel-made-read-only", "QPC001_A1", (
@@ -44,6 +48,40 @@ RUNTIME = [
         "    if _os.fstat(_ro).st_ino == _st.st_ino:\n        _os.dup2(_ro, _fd)\n"
         "try:\n    import socket\nexcept Exception:\n    pass\n\n\n" + A1),
      "UME", "tampered"),
+    # the harness's module (registered in sys.modules) patched everywhere, and the cells of the
+    # import guard's closure (it is builtins.__import__) rewired to a silent writer and a rule
+    # that permits everything: the audit hook's refusal is still recorded
+    ("patch-the-harness-module-and-guard", "QPC001_A1", _REACH + (
+        "_h = _sys.modules['quantum_codegen_eval.judges.qcoder.jobs.harness']\n"
+        "_t = _sys.modules['quantum_codegen_eval.judges.qcoder.jobs.circuit_tree']\n"
+        "_h.TAMPER_EXIT, _h.CAND, _h.BLOCK_ANY, _h.DANGEROUS = 0, '<none>', ('none',), frozenset()\n"
+        "_h.OSError, _h.PermissionError, _h.ImportError = ZeroDivisionError, KeyError, KeyError\n"
+        "_h.module_rule = lambda allowed, any_: (lambda name: True)\n"
+        "_h.channel_writer = lambda *a: (lambda line: None)\n"
+        "_h.audit_hook = _h.import_guard = _h.main = _t.enc_circ = lambda *a: None\n"
+        "for _c in _sys.modules['builtins'].__import__.__closure__:\n"
+        "    _n = getattr(_c.cell_contents, '__name__', '')\n"
+        "    if _n == 'emit':\n        _c.cell_contents = lambda line: None\n"
+        "    elif _n == 'module_ok':\n        _c.cell_contents = lambda name: True\n"
+        "try:\n    import smtplib\nexcept Exception:\n    pass\n\n\n" + A1),
+     "UME", "smtplib"),
+    # the same rewiring of the guard's closure alone
+    ("rewire-the-import-guard", "QPC001_A1", _REACH + (
+        "for _c in _sys.modules['builtins'].__import__.__closure__:\n"
+        "    _n = getattr(_c.cell_contents, '__name__', '')\n"
+        "    if _n == 'emit':\n        _c.cell_contents = lambda line: None\n"
+        "    elif _n == 'module_ok':\n        _c.cell_contents = lambda name: True\n"
+        "try:\n    import smtplib\nexcept Exception:\n    pass\n\n\n" + A1),
+     "UME", "smtplib"),
+    # text without a newline written to the channel first: the refusal is still a line
+    ("swallow-the-next-refusal", "QPC001_A1", _REACH + _CHANNEL_FD + (
+        "_os.write(_fd, b'# ')\ntry:\n    import smtplib\nexcept Exception:\n    pass\n\n\n" + A1),
+     "UME", "smtplib"),
+    # END lines past the size the judge reads, then a refusal: flooding is tampering
+    ("flood-the-channel", "QPC001_A1", _REACH + _CHANNEL_FD + (
+        "_os.write(_fd, b'END\\n' * (1 << 17))\n"
+        "try:\n    import smtplib\nexcept Exception:\n    pass\n\n\n" + A1),
+     "UME", "flooded"),
 ]
 
 

@@ -13,15 +13,12 @@ from qiskit.circuit.library import CUGate
 from qiskit.quantum_info import Operator
 
 from quantum_codegen_eval.judges.qcoder import simulate as sim
-from quantum_codegen_eval.judges.qcoder.harness import ENCODER
+from quantum_codegen_eval.judges.qcoder.jobs.circuit_tree import enc_circ  # the harness's writer
 from quantum_codegen_eval.judges.qcoder.transport import TransportError, load
-
-NS: dict = {}
-exec(ENCODER, NS)  # the harness's own writer
 
 
 def _tree(qc: QuantumCircuit) -> bytes:
-    return json.dumps(NS["enc_circ"](qc, 0)).encode()
+    return json.dumps(enc_circ(qc, 0)).encode()
 
 
 def _cu_control() -> QuantumCircuit:

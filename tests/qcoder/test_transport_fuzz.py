@@ -25,11 +25,9 @@ from qiskit.circuit.library import standard_gates as sg
 from qiskit.quantum_info import Operator
 
 from quantum_codegen_eval.judges.qcoder import simulate as sim
-from quantum_codegen_eval.judges.qcoder.harness import ENCODER
+from quantum_codegen_eval.judges.qcoder.jobs.circuit_tree import enc_circ  # the harness's writer
 from quantum_codegen_eval.judges.qcoder.transport import load
 
-NS: dict = {}
-exec(ENCODER, NS)  # the harness's own writer
 N = 4
 SKIP = {"GlobalPhaseGate"}  # no qubits: appended separately below
 
@@ -116,16 +114,16 @@ def transported(qc: QuantumCircuit) -> list[tuple[str, QuantumCircuit]]:
     qpy.dump(qc, buf)
     try:
         back = qpy.load(io.BytesIO(buf.getvalue()))[0]
-        if NS["enc_circ"](back, 0) == NS["enc_circ"](qc, 0):
+        if enc_circ(back, 0) == enc_circ(qc, 0):
             out.append(("qpy", back))
     except Exception:  # noqa: BLE001 - what the harness sends as JSON instead
         pass
-    out.append(("json", load(json.dumps(NS["enc_circ"](qc, 0)).encode(), (N,))))
+    out.append(("json", load(json.dumps(enc_circ(qc, 0)).encode(), (N,))))
     return out
 
 
 def _has_block(qc: QuantumCircuit) -> bool:
-    tree = json.dumps(NS["enc_circ"](qc, 0))
+    tree = json.dumps(enc_circ(qc, 0))
     return any(f'"cls": "{c}"' in tree for c in sim.BLOCK_CLASSES)
 
 

@@ -29,6 +29,8 @@ OUTPUT = "check.jsonl"
 #: most gates (after expansion) and instructions the judge reads per circuit
 MAX_OPS = 200_000
 MAX_CLASSICAL_BYTES = 4 << 20
+#: how the message of a judge limit starts (a judge error, never the program's verdict)
+JUDGE_LIMIT = "judge limit: "
 
 
 def data_file(i: int, mode: str, transport: Any) -> str | None:
@@ -85,10 +87,13 @@ def qpy_claims(data: bytes, allowed_qubits: tuple[int, ...]) -> str | None:
         return f"the circuit has {h.num_qubits} qubits; expected {allowed_qubits[0]}"
     if (h.num_clbits > 1024 or h.num_registers > 4096 or h.num_vars > 1024
             or h.metadata_size > rest or h.name_size > rest or h.global_phase_size > rest
-            or h.num_instructions > min(MAX_OPS, rest)):
+            or h.num_instructions > rest):
         return (f"the QPY header claims more than the file holds or the judge reads "
                 f"(clbits {h.num_clbits}, registers {h.num_registers}, instructions "
                 f"{h.num_instructions}, file {len(data)} bytes)")
+    if h.num_instructions > MAX_OPS:
+        return (f"{JUDGE_LIMIT}the circuit has {h.num_instructions} instructions, more than the "
+                f"{MAX_OPS} the judge reads")
     return None
 
 
@@ -150,7 +155,8 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         qc, why = read_circuit(data, allowed_n)
     if qc is None:
         status = qubit_status(why, allowed_n) if why.startswith("the circuit has") else "RE"
-        return {"status": status, "message": why, "judge_error": why.startswith("judge error")}
+        return {"status": status, "message": why,
+                "judge_error": why.startswith(("judge error", JUDGE_LIMIT))}
     if qc.num_qubits not in allowed_n:
         why = f"the circuit has {qc.num_qubits} qubits; expected {allowed_n[0]}"
         return {"status": qubit_status(why, allowed_n), "message": why}
@@ -159,7 +165,7 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         # reset only where the input is the zero state (state preparation): see the docs
         flat = sim.inline(qc, oracles, max_ops=MAX_OPS, allow_reset=spec.mode == "state")
     except sim.SimError as exc:
-        return {"status": exc.status, "message": str(exc)}
+        return _sim_failure(exc)
     d = sim.depth(flat)
     if flat.violations:
         v = flat.violations[0]
@@ -190,9 +196,17 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
     try:
         ok, fid, msg = spec.compare(case, flat, qc.num_qubits, oracles)
     except sim.SimError as exc:
-        return {"status": exc.status, "message": str(exc), "depth": d}
+        return {**_sim_failure(exc), "depth": d}
     return {"status": "AC" if ok else "WA", "message": msg, "fidelity": float(fid), "depth": d,
             "queries": queries}
+
+
+def _sim_failure(exc: sim.SimError) -> dict[str, Any]:
+    """A circuit the judge could not evaluate: past a limit of the judge's (a judge error naming
+    it, never the program's verdict), or the program's own failure."""
+    if exc.judge_limit:
+        return {"status": "RE", "judge_error": True, "message": f"{JUDGE_LIMIT}{exc}"}
+    return {"status": exc.status, "message": str(exc)}
 
 
 def main() -> None:

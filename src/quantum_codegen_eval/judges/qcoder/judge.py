@@ -1,6 +1,6 @@
 """The QCoder judge: RE -> UME -> UGE -> DLE -> WA/AC, in two sandbox stages.
 
-1. Untrusted stage: the harness (``harness.HARNESS``) runs the candidate under the UME guard and
+1. Untrusted stage: the harness (``jobs/harness.py``, shipped by ``judges._embed``) runs the candidate under the UME guard and
    writes one circuit per test case as QPY, a report and the UME channel. It gets the case
    arguments and the oracles' public descriptions only (no spec, no reference, no hidden value).
 2. Trusted stage (``check``): a fresh job of the judge's own code reads the circuits (bounded),
@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...verdict import TestResult, Verdict
+from .._embed import job_source
 from ..base import Evidence, judge_error, make_verdict, read_result, run_timings
 from . import check
-from .harness import HARNESS, TAMPER_EXIT
+from .jobs import harness
+from .jobs.harness import TAMPER_EXIT
 from .oracles import public_oracles
 from .static import extract_code, library_names, split_allowed, static_imports
 
@@ -146,12 +148,12 @@ class QCoderJudge:
                "cases": [{"args": {k: v for k, v in c["args"].items() if k in spec.args},
                           "oracles": public_oracles(spec, c, nonce)} for c in cases]}
         ext = "json" if spec.mode == "classical" else "qpy"
-        outs = ("report.json", "ume.log") + tuple(f"case_{i}.{ext}" for i in range(len(cases)))
+        outs = (harness.REPORT, harness.CHANNEL) + tuple(f"case_{i}.{ext}" for i in range(len(cases)))
         if ext == "qpy":
             outs += tuple(f"case_{i}.{kind}.json" for i in range(len(cases))
                           for kind in ("circ", "skel"))
-        return [Job(HARNESS, id=f"qcoder:{problem.id}",
-                    files={"candidate.py": code, "qcoder_cases.json": json.dumps(cfg)},
+        return [Job(job_source(harness, "main"), id=f"qcoder:{problem.id}",
+                    files={harness.CANDIDATE: code, harness.CASES: json.dumps(cfg)},
                     collect=outs, preload=PRELOAD,
                     limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,
                                   file_size_mb=MAX_FILE_MB))]
@@ -178,8 +180,8 @@ class QCoderJudge:
         cases = self.cases(problem)
         r = results[0]
         run = run_timings(results[:1])
-        channel = _channel(r.files.get("ume.log"))
-        read = read_result(r, "report.json", MAX_REPORT_BYTES)
+        channel = _channel(r.files.get(harness.CHANNEL))
+        read = read_result(r, harness.REPORT, MAX_REPORT_BYTES)
         report = read.value
         if channel["violations"] or r.exit_code == TAMPER_EXIT:
             found = channel["violations"] or ["the program tampered with the judge's UME channel"]
@@ -289,10 +291,15 @@ def _report(**flags: bool) -> dict[str, bool]:
 
 
 def _channel(data: bytes | None) -> dict[str, Any]:
-    """The UME channel: violation lines (each one counts) and whether it ends with END."""
+    """The UME channel: violation lines (each one counts) and whether it ends with END. A
+    channel over its size limit was flooded (what follows the limit is not read): tampering."""
+    flooded = len(data or b"") > MAX_CHANNEL_BYTES
     data = (data or b"")[:MAX_CHANNEL_BYTES]
     lines = data.decode("utf-8", "replace").splitlines()
     violations = [ln[4:].strip()[:300] for ln in lines if ln.startswith("UME ")]
+    if flooded:
+        violations.append(f"the program flooded the judge's UME channel (over "
+                          f"{MAX_CHANNEL_BYTES >> 10} KB): tampered with")
     return {"violations": list(dict.fromkeys(violations)),
             "ended": bool(lines) and lines[-1] == "END"}
 

@@ -43,12 +43,17 @@ MAX_NESTING = 64
 
 
 class SimError(Exception):
-    """A circuit the judge cannot evaluate: too large (``status`` TLE), or malformed (an unbound
-    or non-finite parameter: RE)."""
+    """A circuit the judge cannot evaluate: past one of the judge's own limits (no ``status``:
+    a judge limit, never the program's verdict), or the program's failure (``status``: an
+    unbound or non-finite parameter is RE, resets leaving a random state WA, ...)."""
 
-    def __init__(self, message: str, status: str = "TLE"):
+    def __init__(self, message: str, status: str | None = None):
         super().__init__(message)
         self.status = status
+
+    @property
+    def judge_limit(self) -> bool:
+        return self.status is None
 
 
 #: trusted semantics of an oracle gate: op -> ("dense", matrix) or ("perm", perm, phases)

@@ -9,9 +9,12 @@ wrong solutions (``wrong``) that must get WA.
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -173,84 +176,44 @@ def grid(**ranges: Any) -> list[dict[str, Any]]:
     return out
 
 
-#: helpers shared by the reference solutions (only permitted imports; prepended to their code)
-REF_LIB = '''
-import math
-from qiskit import QuantumCircuit
-from qiskit.circuit.library.standard_gates import PhaseGate, XGate, RYGate, HGate, SwapGate
+def library(*names: str) -> str:
+    """The text a reference program starts with: the library modules ``names`` of
+    ``judges/qcoder/jobs/`` (``ref_lib``, ``ref_w``, ...), in order. A program the judge runs is
+    one file (the contest's rule), so the helpers it uses are part of its text; they are real
+    modules so that a linter reads them. Left out: each module's docstring, and a later part's
+    imports that an earlier part already made or that import a job module (the part itself)."""
+    bound: set[str] = set()
+    parts = []
+    for name in names:
+        source = _library_source(name)
+        tree = ast.parse(source)
+        drop: set[int] = set()
+        for k, node in enumerate(tree.body):
+            end = node.end_lineno or node.lineno
+            if (k == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                    and isinstance(node.value.value, str)):
+                drop.update(range(node.lineno - 1, end))
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                made = {a.asname or a.name.split(".")[0] for a in node.names}
+                if isinstance(node, ast.ImportFrom) and node.level:
+                    if node.module not in names[:names.index(name)]:
+                        raise ValueError(f"{name} imports .{node.module}, not an earlier part")
+                elif not made <= bound:
+                    bound |= made
+                    continue
+                drop.update(range(node.lineno - 1, end))
+        lines = source.splitlines(keepends=True)
+        text = "".join(line for i, line in enumerate(lines) if i not in drop)
+        parts.append(text.strip("\n") + "\n")
+    return "\n" + "\n\n".join(parts)
 
 
-def _ctrl(qc, gate, controls, targets, ctrl_state=None):
-    controls = list(controls)
-    if not controls:
-        qc.append(gate, list(targets))
-    else:
-        qc.append(gate.control(len(controls), ctrl_state=ctrl_state, annotated=False),
-                  controls + list(targets))
+def _library_source(name: str) -> str:
+    spec = importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.jobs.{name}")
+    if spec is None or spec.origin is None:
+        raise ImportError(f"no reference library {name}")
+    return Path(spec.origin).read_text(encoding="utf-8")
 
 
-def qft_noswap(qc, qs):
-    """QFT on register qs (little-endian) without the final reversal: Fourier bit j ends on qs[-1-j]."""
-    k = len(qs)
-    for j in reversed(range(k)):
-        qc.h(qs[j])
-        for i in reversed(range(j)):
-            qc.cp(math.pi / 2 ** (j - i), qs[i], qs[j])
-
-
-def qft(qc, qs):
-    qft_noswap(qc, qs)
-    for i in range(len(qs) // 2):
-        qc.swap(qs[i], qs[len(qs) - 1 - i])
-
-
-def add_const(qc, qs, terms):
-    """Register qs += sum of values (mod 2**len(qs)); terms: [(value, controls), ...]."""
-    k = len(qs)
-    terms = [(v % 2 ** k, list(c)) for v, c in terms if v % 2 ** k]
-    if not terms:
-        return
-    t = QuantumCircuit(qc.num_qubits)
-    qft_noswap(t, qs)
-    qc.compose(t, inplace=True)
-    for value, controls in terms:
-        for j in range(k):
-            ang = (2 * math.pi * value * 2 ** j / 2 ** k) % (2 * math.pi)
-            if ang:
-                _ctrl(qc, PhaseGate(ang), controls, [qs[k - 1 - j]])
-    qc.compose(t.inverse(), inplace=True)
-
-
-def mod_add(qc, low, top, a, L, controls=()):
-    """(low, top=0) holding v < L -> v + a mod L (a < L); all steps under controls."""
-    n = len(low)
-    full = list(low) + [top]
-    c = list(controls)
-    add_const(qc, full, [((a - L) % 2 ** (n + 1), c)])
-    add_const(qc, list(low), [(L % 2 ** n, c + [top])])
-    add_const(qc, full, [((-a) % 2 ** (n + 1), c)])
-    _ctrl(qc, XGate(), c, [top])
-    add_const(qc, list(low), [(a, c)])
-
-
-def mod_mul_add(qc, xs, low, top, a, L, controls=()):
-    """y += a*x mod L for x in register xs (x < L, y < L)."""
-    for j, xq in enumerate(xs):
-        aj = (a * 2 ** j) % L
-        if aj:
-            mod_add(qc, low, top, aj, L, list(controls) + [xq])
-
-
-def mod_mul(qc, xs, low, top, a, L, controls=()):
-    """x -> a*x mod L in register xs, with (low, top) a zero workspace of len(xs) + 1 qubits."""
-    mod_mul_add(qc, xs, low, top, a, L, controls)
-    for u, v in zip(xs, low):
-        _ctrl(qc, SwapGate(), controls, [u, v])
-    mod_mul_add(qc, xs, low, top, L - pow(a, -1, L), L, controls)
-
-
-def increment(qc, qs, controls=()):
-    for i in reversed(range(1, len(qs))):
-        _ctrl(qc, XGate(), list(controls) + list(qs[:i]), [qs[i]])
-    _ctrl(qc, XGate(), list(controls), [qs[0]])
-'''
+#: helpers shared by the reference solutions (only permitted imports; the start of their code)
+REF_LIB = library("ref_lib")

@@ -31,6 +31,7 @@ def {name}(n: int, L: int) -> QuantumCircuit:
 
 def _uniform_ref(name: str = "solve") -> str:
     return REF_LIB + f'''
+from qiskit.circuit.library.standard_gates import HGate, RYGate
 
 def _prep(qc, k, L, ctrl):
     if L == 2 ** k:

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .base import REF_LIB, Spec, grid, mapped, register, vec
+from .base import REF_LIB, Spec, grid, library, mapped, register, vec
 
 H = "from qiskit import QuantumCircuit\n"
 TWO_PI = 2 * math.pi
@@ -158,29 +158,7 @@ register(Spec(
           "RENDERING))'); the dataset renders the QCoder site's format, solve(n, m, S) on an "
           "n-qubit circuit, which is what the judge calls."))
 
-_ADD_LIB = REF_LIB + """
-
-def _phases(qc, n, m, S, sign=1):
-    # Fourier bit j of y sits on qubit n + m - 1 - j (QFT without the final reversal)
-    for t in range(max(n, m)):
-        for k in range(n):
-            j = (k + t) % m
-            if t >= m and k < n:
-                pass
-            ang = (sign * 2 * math.pi * S[k] * 2 ** j / 2 ** m) % (2 * math.pi)
-            if t < m and ang:
-                qc.cp(ang, k, n + m - 1 - j)
-
-
-def _qinv(qc, n, m):
-    t = QuantumCircuit(n + m)
-    qft_noswap(t, list(range(n, n + m)))
-    qc.compose(t.inverse(), inplace=True)
-
-
-def _q(qc, n, m):
-    qft_noswap(qc, list(range(n, n + m)))
-"""
+_ADD_LIB = library("ref_lib", "ref_adder")
 _B6_REF = _ADD_LIB + """
 
 def solve(n, m, S):

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .base import REF_LIB, Spec, mapped, perm_oracle, register, vec
+from .base import Spec, library, mapped, perm_oracle, register, vec
 
 H = "from qiskit import QuantumCircuit\n"
 
@@ -15,25 +15,7 @@ def _w(n):
     return vec(n, {2 ** q: 1 for q in range(n)})
 
 
-W_LIB = REF_LIB + '''
-
-def _w(qc, qs):
-    """Excitation on qs[0] -> spread uniformly over qs (log depth)."""
-    k = len(qs)
-    if k == 1:
-        return
-    left, right = qs[: k - k // 2], qs[k - k // 2:]
-    theta = 2 * math.acos(math.sqrt(len(left) / k))
-    qc.cry(theta, left[0], right[0])
-    qc.cx(right[0], left[0])
-    _w(qc, left)
-    _w(qc, right)
-
-
-def w_state(qc, qs):
-    qc.x(qs[0])
-    _w(qc, qs)
-'''
+W_LIB = library("ref_lib", "ref_w")
 _W_REF = W_LIB + "\n\ndef solve(n):\n    qc = QuantumCircuit(n)\n    w_state(qc, list(range(n)))\n    return qc\n"
 _W_WRONG = _W_REF.replace("def solve(n=3)", "def solve(n)").replace("math.acos(math.sqrt(len(left) / k))", "math.pi / 4")
 
@@ -128,16 +110,7 @@ register(Spec("QPC003_B3", ("n", "T"), lambda rng: _t_cases(rng, 1), _B3_REF,
               (_B3_REF.replace("2 * T[i]", "T[i]"),), nq=lambda p: p["n"],
               target=lambda p: _product(p["T"])))
 
-_REFLECT0 = REF_LIB + """
-
-def reflect0(qc, qs):
-    # I - 2|0><0| (= -(2|0><0| - I): the same up to global phase)
-    for q in qs:
-        qc.x(q)
-    _ctrl(qc, PhaseGate(math.pi), qs[:-1], [qs[-1]])
-    for q in qs:
-        qc.x(q)
-"""
+_REFLECT0 = library("ref_lib", "ref_reflect")
 _B4_REF = _REFLECT0 + "\n\ndef solve(n):\n    qc = QuantumCircuit(n)\n    reflect0(qc, list(range(n)))\n    return qc\n"
 _B5_REF = _REFLECT0 + ("\n\ndef solve(n):\n    qc = QuantumCircuit(n)\n    qc.h(range(n))\n"
                        "    reflect0(qc, list(range(n)))\n    qc.h(range(n))\n    return qc\n")

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .base import REF_LIB, Spec, mapped, register, vec
+from .base import REF_LIB, Spec, library, mapped, register, vec
 
 H = "from qiskit import QuantumCircuit\n"
 _S2 = 1 / math.sqrt(2)
@@ -126,22 +126,12 @@ def _right(p, m, k, N):
     return (m + p["m_right"]) % 2, (-1) ** p["m_right"] * k + p["k_right"]
 
 
-_GROUP_LIB = H + """import math
+_GROUP_LIB = library("ref_group")
+_B2 = _GROUP_LIB + """
+
+from qiskit import QuantumCircuit
 from qiskit.circuit.library.standard_gates import XGate, ZGate
 
-
-def _c0(qc, n, gate, target):
-    # gate on target when the c register (qubits 2..n) is 0
-    qc.append(gate.control(n - 1, ctrl_state=0, annotated=False), list(range(2, n + 1)) + [target])
-
-
-def _rot(qc, n, k, target):
-    for j in range(n - 1):
-        ang = (2 * math.pi * 2 ** j * k / 2 ** (n - 1)) % (4 * math.pi)
-        if ang:
-            qc.crz(ang, 2 + j, target)
-"""
-_B2 = _GROUP_LIB + """
 
 def solve(n, m_left, k_left):
     qc = QuantumCircuit(n + 1)
@@ -155,6 +145,10 @@ def solve(n, m_left, k_left):
     return qc
 """
 _B3 = _GROUP_LIB + """
+
+from qiskit import QuantumCircuit
+from qiskit.circuit.library.standard_gates import XGate, ZGate
+
 
 def solve(n, m_right, k_right):
     qc = QuantumCircuit(n + 1)
