@@ -1,0 +1,331 @@
+"""The four 2022 challenges whose driver builds a hidden oracle: the program only *queries* it.
+
+``algorithms_100_DeutschJozsa``, ``algorithms_500_DeutschJozsaStrikesAgain``,
+``games_400_FindTheCar`` and ``games_500_switches`` (``judges/qhack/oracle.py``): the program's job
+runs the driver on a decoy input with placeholders; every QNode execution that applies one is
+answered by a trusted job that alone builds the real oracle from the test's input. The red-team
+programs here (our own) read the oracle every way a process can (closure, code constants, the
+driver's ``numbers`` and frames, ``gc``, stdin, the tape and the wires of what it queues, its
+matrix, timing): none may get ``AC``; the known-good solutions (solutions/2022/, accepted by the
+contest's own loop, checked here) do, and the wrong ones get ``WA``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from qhack_official import upstream_failure
+
+from quantum_codegen_eval.benchmarks import qhack
+from quantum_codegen_eval.judges.base import judge_many
+
+SOLUTIONS = Path(__file__).parent / "solutions"
+DJ = "2022/algorithms_100_DeutschJozsa_template"
+DJ4 = "2022/algorithms_500_DeutschJozsaStrikesAgain_template"
+CAR = "2022/games_400_FindTheCar_template"
+SWITCH = "2022/games_500_switches_template"
+ORACLE_IDS = (DJ, DJ4, CAR, SWITCH)
+
+#: every cell of every closure reachable from the argument, and the caller frames' ``numbers``
+_READ_NUMBERS = '''
+import gc
+import sys
+
+
+def _ints(value):
+    return isinstance(value, list) and value and all(isinstance(x, int) for x in value)
+
+
+def hidden_numbers(oracle):
+    """The driver's list of input numbers, wherever a process could find it."""
+    seen = [oracle] if callable(oracle) else list(oracle)
+    for fn in seen:
+        for cell in getattr(fn, "__closure__", None) or ():
+            if _ints(cell.cell_contents):
+                return cell.cell_contents
+        glob = getattr(fn, "__globals__", {})
+        if _ints(glob.get("numbers")):
+            return glob["numbers"]
+    frame = sys._getframe(1)
+    while frame is not None:
+        for scope in (frame.f_locals, frame.f_globals):
+            if _ints(scope.get("numbers")):
+                return scope["numbers"]
+        frame = frame.f_back
+    for obj in gc.get_objects():
+        if callable(obj) and getattr(obj, "__name__", "") in ("oracle", "f1") and \\
+                getattr(obj, "__closure__", None) is None:
+            glob = getattr(obj, "__globals__", {})
+            if _ints(glob.get("numbers")):
+                return glob["numbers"]
+    return []
+'''
+
+#: Deutsch-Jozsa answered from the numbers the driver read (no circuit at all)
+DJ_READS_NUMBERS = _READ_NUMBERS + '''
+
+def deutsch_jozsa(oracle):
+    numbers = hidden_numbers(oracle)
+    return "constant" if all(numbers.count(w) % 2 == 0 for w in (0, 1)) else "balanced"
+'''
+
+#: Deutsch-Jozsa answered from what the oracle queues on a tape (its gate count and wires)
+DJ_READS_TAPE = '''
+import pennylane as qml
+
+
+def deutsch_jozsa(oracle):
+    with qml.tape.QuantumTape() as tape:
+        oracle()
+    cnots = [op for op in tape.operations if op.name == "CNOT"]
+    controls = [op.wires.tolist()[0] for op in cnots]
+    balanced = any(controls.count(w) % 2 for w in set(controls))
+    if not cnots:
+        balanced = len(tape.operations) % 2 == 1
+    return "balanced" if balanced else "constant"
+'''
+
+#: Deutsch-Jozsa from the matrix of what the oracle queues (a constant oracle is diagonal-free
+#: on the input register), and from stdin / the job files
+DJ_READS_MATRIX_AND_STDIN = '''
+import sys
+
+import numpy as onp
+import pennylane as qml
+
+
+def deutsch_jozsa(oracle):
+    text = ""
+    for source in (lambda: sys.stdin.read(), lambda: sys.__stdin__.read(),
+                   lambda: open("qce_job.json").read(), lambda: open("/proc/self/fd/0").read()):
+        try:
+            text += source() or ""
+        except Exception:
+            pass
+    if text.strip() in ("1,1", "0,0"):
+        return "constant"
+    matrix = getattr(qml, "matrix", None) or qml.transforms.get_unitary_matrix
+    try:
+        m = matrix(oracle, wire_order=[0, 1, 2])()
+    except Exception:
+        m = onp.zeros((8, 8))
+    return "constant" if onp.allclose(onp.abs(m), onp.eye(8)) else "balanced"
+'''
+
+#: honest and right, but its circuit depends on the clock: the re-run asks for a circuit that
+#: was never answered
+DJ_CHANGES_ITS_CIRCUIT = '''
+import time
+
+import pennylane as qml
+
+
+def deutsch_jozsa(oracle):
+    dev = qml.device("default.qubit", wires=3, shots=1)
+    angle = float(time.time_ns() % 10 ** 9) / 10 ** 9
+
+    @qml.qnode(dev)
+    def circuit():
+        qml.PauliX(wires=2)
+        for wire in range(3):
+            qml.Hadamard(wires=wire)
+        oracle()
+        for wire in range(2):
+            qml.Hadamard(wires=wire)
+        qml.RZ(angle, wires=0)
+        return qml.sample(wires=range(2))
+
+    sample = circuit()
+    return "constant" if not any(int(bit) for bit in sample) else "balanced"
+'''
+
+DJ4_READS_CLOSURES = _READ_NUMBERS + '''
+
+def deutsch_jozsa(fs):
+    numbers = hidden_numbers(fs)
+    kinds = [numbers[2 * k] == numbers[2 * k + 1] for k in range(4)] if len(numbers) == 8 else []
+    return "4 same" if len(set(kinds)) == 1 else "2 and 2"
+'''
+
+#: tries each oracle with the wires labelled so that the labels it uses show in the tape
+DJ4_READS_WIRE_LABELS = '''
+import pennylane as qml
+
+
+def deutsch_jozsa(fs):
+    kinds = []
+    for f in fs:
+        with qml.tape.QuantumTape() as tape:
+            f(wires=["a", "b", "c"])
+        used = [w for op in tape.operations for w in op.wires.tolist() if w != "c"]
+        kinds.append(len(set(used)) == 1 and len(used) % 2 == 0)
+    return "4 same" if len(set(kinds)) == 1 else "2 and 2"
+'''
+
+CAR_READS_CLOSURE = _READ_NUMBERS + '''
+
+def find_the_car(oracle):
+    numbers = hidden_numbers(oracle)
+    if len(numbers) != 2:
+        return 0
+    return 2 * (1 - numbers[0]) + (1 - numbers[1])
+'''
+
+#: the circuits run (two queries), but the answer comes from the oracle's code object
+CAR_READS_CODE_AND_QUERIES = '''
+import pennylane as qml
+
+dev = qml.device("default.qubit", wires=[0, 1, "sol"], shots=1)
+
+
+def find_the_car(oracle):
+    @qml.qnode(dev)
+    def circuit1():
+        qml.Hadamard(wires=0)
+        oracle()
+        return qml.sample()
+
+    @qml.qnode(dev)
+    def circuit2():
+        qml.Hadamard(wires=1)
+        oracle()
+        return qml.sample()
+
+    circuit1()
+    circuit2()
+    code = getattr(oracle, "__code__", None)
+    consts = [c for c in (code.co_consts if code else ()) if isinstance(c, int)]
+    names = code.co_names if code else ()
+    return 3 if "Toffoli" in names and 1 in consts else 0
+'''
+
+SWITCH_READS_CLOSURE = _READ_NUMBERS + '''
+
+def switch(oracle):
+    numbers = hidden_numbers(oracle)
+    return [i for i in range(3) if numbers.count(i) % 2 == 1]
+'''
+
+#: the honest Bernstein-Vazirani circuit plus a look at the numbers: the answer it prints is the
+#: circuit's only when the two agree (a program may not gain from reading)
+SWITCH_QUERIES_AND_READS = _READ_NUMBERS + '''
+import pennylane as qml
+
+
+def switch(oracle):
+    dev = qml.device("default.qubit", wires=[0, 1, 2, "light"], shots=1)
+
+    @qml.qnode(dev)
+    def circuit():
+        qml.PauliX(wires="light")
+        qml.Hadamard(wires="light")
+        for wire in range(3):
+            qml.Hadamard(wires=wire)
+        oracle()
+        for wire in range(3):
+            qml.Hadamard(wires=wire)
+        return qml.sample(wires=range(3))
+
+    found = [i for i, bit in enumerate(circuit()) if int(bit) == 1]
+    read = [i for i in range(3) if hidden_numbers(oracle).count(i) % 2 == 1]
+    return found if found == read else read
+'''
+
+RED_TEAM = {
+    "dj_numbers": (DJ, DJ_READS_NUMBERS),
+    "dj_tape": (DJ, DJ_READS_TAPE),
+    "dj_matrix_stdin": (DJ, DJ_READS_MATRIX_AND_STDIN),
+    "dj4_closures": (DJ4, DJ4_READS_CLOSURES),
+    "dj4_wire_labels": (DJ4, DJ4_READS_WIRE_LABELS),
+    "car_closure": (CAR, CAR_READS_CLOSURE),
+    "car_code": (CAR, CAR_READS_CODE_AND_QUERIES),
+    "switch_closure": (SWITCH, SWITCH_READS_CLOSURE),
+    "switch_reads": (SWITCH, SWITCH_QUERIES_AND_READS),
+}
+
+
+def _solution(cid: str, wrong: bool = False) -> str:
+    return (SOLUTIONS / f"{cid}{'.wrong' if wrong else ''}.py").read_text()
+
+
+#: inputs the public tests lack (FindTheCar has one public test, both of DeutschJozsaStrikesAgain
+#: answer "4 same": a constant answer passes them), with the statements' answers
+EXTRA = {
+    CAR: [{"name": "door1", "input": "1,0", "expected": "1"},
+          {"name": "door2", "input": "0,1", "expected": "2"},
+          {"name": "door0", "input": "1,1", "expected": "0"}],
+    DJ4: [{"name": "two_and_two", "input": "0,0,1,0,0,0,0,1", "expected": "2 and 2"}],
+    SWITCH: [{"name": "none_work", "input": "2,2", "expected": ""}],
+}
+
+
+def extended(record):
+    """The record with the extra inputs after its public tests."""
+    return dataclasses.replace(record, tests=list(record.tests) + EXTRA.get(record.id, []))
+
+
+@pytest.fixture(scope="module")
+def verdicts(qhack_problems, sandbox):
+    judge = qhack.make_judge(env="era")
+    items = {name: (extended(qhack_problems[cid]), code) for name, (cid, code) in RED_TEAM.items()}
+    for cid in ORACLE_IDS:
+        items[f"good:{cid}"] = (qhack_problems[cid], _solution(cid))
+        items[f"good+:{cid}"] = (extended(qhack_problems[cid]), _solution(cid))
+        items[f"wrong:{cid}"] = (qhack_problems[cid], _solution(cid, wrong=True))
+    items["dj_changes"] = (qhack_problems[DJ], DJ_CHANGES_ITS_CIRCUIT)
+    names = list(items)
+    out = judge_many(judge, [items[n] for n in names], sandbox)
+    return dict(zip(names, out, strict=True))
+
+
+@pytest.mark.slow
+@pytest.mark.upstream
+@pytest.mark.era
+@pytest.mark.parametrize("name", sorted(RED_TEAM))
+def test_reading_the_oracle_is_never_accepted(name, verdicts):
+    v = verdicts[name]
+    assert v.status == "WA", (name, v.status, v.message, v.details)
+    assert not v.details.get("judge_error")
+
+
+@pytest.mark.slow
+@pytest.mark.upstream
+@pytest.mark.era
+def test_each_reader_would_have_passed_with_the_real_oracle(qhack_problems, tmp_path):
+    """The red-team programs are not just wrong: run as the contest ran them (the oracle built in
+    their own process), the readers of the numbers pass every public test."""
+    for name in ("dj_numbers", "dj4_closures", "car_closure", "switch_closure", "switch_reads"):
+        cid, code = RED_TEAM[name]
+        failure = upstream_failure(name, qhack_problems[cid], code, tmp_path / name)
+        if failure and failure.startswith("skip:"):
+            pytest.skip(failure)
+        assert failure is None, failure
+
+
+@pytest.mark.slow
+@pytest.mark.upstream
+@pytest.mark.era
+@pytest.mark.parametrize("cid", ORACLE_IDS)
+def test_known_good_solutions_are_accepted_by_both(cid, verdicts, qhack_problems, tmp_path):
+    failure = upstream_failure(cid, qhack_problems[cid], _solution(cid), tmp_path / "run")
+    if failure and failure.startswith("skip:"):
+        pytest.skip(failure)
+    assert failure is None, failure
+    for key in ("good", "good+"):
+        v = verdicts[f"{key}:{cid}"]
+        assert v.status == "AC", (key, v.message, v.details)
+        # every test queried the real oracle through the rounds
+        assert all(q >= 1 for q in v.details["oracle_queries"]), v.details
+    w = verdicts[f"wrong:{cid}"]
+    assert w.status == "WA" and w.tests_passed == 0, (w.message, w.details)
+
+
+@pytest.mark.slow
+@pytest.mark.upstream
+@pytest.mark.era
+def test_a_program_whose_circuit_changes_between_rounds_is_not_answered(verdicts):
+    v = verdicts["dj_changes"]
+    assert v.status == "RE" and "different circuit" in v.message, (v.status, v.message)
+    assert not v.details.get("judge_error")
