@@ -172,9 +172,12 @@ def decode_result(data, tensors=True):
     if "seq" in data:
         items = [decode_result(d, tensors) for d in data["seq"]]
         return tuple(items) if data.get("tuple") else items
+    dtype = numpy.dtype(data["dtype"])
+    if dtype.kind not in "biufc" or dtype.shape or dtype.fields:
+        raise QueryError(f"arrays of dtype {dtype} are not results")
     re = numpy.array([float(x) for x in data["re"]], dtype=float)
     arr = re if data["im"] is None else re + 1j * numpy.array([float(x) for x in data["im"]])
-    arr = arr.astype(numpy.dtype(data["dtype"])).reshape(data["shape"])
+    arr = arr.astype(dtype).reshape(data["shape"])
     if tensors and data.get("tensor"):
         from pennylane import numpy as pnp
 
