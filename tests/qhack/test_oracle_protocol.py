@@ -59,12 +59,23 @@ def test_rounds_follow_the_results():
 
 def test_a_failed_trusted_job_is_not_an_answer():
     first = [_program({"query": {"n": 0}}), _program({"stdout": ""})]
-    broken = RunResult(id="t", status="timeout", files={})
+    broken = RunResult(id="t", status="error", exit_code=1, files={})
     with pytest.raises(RuntimeError, match="trusted oracle job failed"):
         _walk(first + [broken])
     forged = _answers({"result": 1}, {"result": 2})  # two answers for one question
     with pytest.raises(RuntimeError):
         _walk(first + [forged])
+
+
+def test_circuits_too_heavy_for_the_trusted_job_are_the_programs_time():
+    """A query can be made as costly as the program likes; past the trusted job's limits the
+    asking tests end with that job's status (TLE / MLE), not with a judge error."""
+    first = [_program({"query": {"n": 0}}), _program({"stdout": "x\n"})]
+    for status in ("timeout", "memory"):
+        slow = RunResult(id="t", status=status, files={})
+        out = _walk(first + [slow])
+        assert isinstance(out, oracle.Final)
+        assert out.results == [slow, first[1]] and out.queries == [1, 0]
 
 
 def test_more_queries_than_stages_is_a_judge_limit():

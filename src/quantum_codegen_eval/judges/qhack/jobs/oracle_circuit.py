@@ -11,6 +11,7 @@ it is untrusted data), rebuilds it with the real oracles and returns what the QN
 """
 
 import math
+import numbers
 
 ORACLE = "QCEOracle"
 #: operations a query is expanded to (besides the placeholder)
@@ -80,7 +81,10 @@ def placeholders(count, wires):
 def _label(w):
     if isinstance(w, str):
         return w
-    return int(w)
+    if isinstance(w, numbers.Integral) and not isinstance(w, bool):
+        return int(w)
+    raise ValueError(f"wire label {w!r}: only integers and strings can be sent to the oracle's "
+                     "simulation")
 
 
 def _op_data(op):
@@ -108,7 +112,7 @@ def _obs_data(obs):
         return None
     parts = getattr(obs, "obs", None) or getattr(obs, "operands", None)
     if parts and str(obs.name) not in OBSERVABLES:
-        return [_obs_data(p)[0] for p in parts]
+        return [item for p in parts for item in _obs_data(p)]
     return [[str(obs.name), [_label(w) for w in obs.wires.tolist()]]]
 
 
