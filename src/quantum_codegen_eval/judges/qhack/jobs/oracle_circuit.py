@@ -87,11 +87,38 @@ def _label(w):
                      "simulation")
 
 
+def _oracle_in(op):
+    """``(placeholder, control wires, control values)`` when ``op`` is a placeholder or a
+    placeholder under ``qml.ctrl`` (nested or not), else ``None``."""
+    if op.name == ORACLE:
+        return op, [], []
+    sub = getattr(op, "subtape", None)  # PennyLane <= 0.2x: ControlledOperation
+    inner = sub.operations if sub is not None else None
+    if inner is None and getattr(op, "base", None) is not None and hasattr(op, "control_wires"):
+        inner = [op.base]  # newer PennyLane: Controlled
+    if not inner or not hasattr(op, "control_wires"):
+        return None
+    found = [_oracle_in(o) for o in inner]
+    if not any(found):
+        return None
+    if len(inner) > 1:
+        import pennylane as qml
+
+        raise qml.QuantumFunctionError("a controlled block may hold the oracle only on its own")
+    cw = [_label(w) for w in op.control_wires.tolist()]
+    cv = getattr(op, "control_values", None)
+    cv = [True] * len(cw) if cv is None else [bool(int(v)) for v in cv]
+    return found[0][0], cw + found[0][1], cv + found[0][2]
+
+
 def _op_data(op):
     name = str(op.name)
+    oracle = _oracle_in(op)
+    if oracle is not None:
+        ph, cw, cv = oracle
+        ps = [int(getattr(ph, "qce_oracle", -1))] + ([cw, cv] if cw else [])
+        return [ORACLE, [_label(w) for w in ph.wires.tolist()], ps]
     ws = [_label(w) for w in op.wires.tolist()]
-    if name == ORACLE:
-        return [name, ws, [int(getattr(op, "qce_oracle", -1))]]
     if name == "QubitUnitary":
         import pennylane as qml
 
@@ -133,11 +160,15 @@ def query_of(qnode, args, kwargs):
 
     with qml.tape.QuantumTape() as tape:
         qnode.func(*args, **kwargs)
-    if not any(op.name == ORACLE for op in tape.operations):
+    if not any(_oracle_in(op) for op in tape.operations):
         return None  # (a placeholder inside another operation fails on the device: no query)
     keep = set(STANDARD) | {ORACLE}
-    tape = tape.expand(depth=20, stop_at=lambda op: op.name in keep)
-    bad = [op.name for op in tape.operations if op.name not in keep]
+
+    def stop(op):
+        return op.name in keep or _oracle_in(op) is not None
+
+    tape = tape.expand(depth=20, stop_at=stop)
+    bad = [op.name for op in tape.operations if not stop(op)]
     if bad:
         raise qml.QuantumFunctionError(f"{bad[0]} cannot be applied together with the oracle")
     return {"device": _device_data(qnode.device),
@@ -229,8 +260,15 @@ def circuit_of(query, oracle_count):
             raise QueryError(f"operation {str(name)[:60]} is not allowed")
         _labels(ws, wires, str(name))
         if name == ORACLE:
-            if not (len(ps) == 1 and type(ps[0]) is int and 0 <= ps[0] < oracle_count):
+            if not (len(ps) in (1, 3) and type(ps[0]) is int and 0 <= ps[0] < oracle_count):
                 raise QueryError("malformed oracle")
+            if len(ps) == 3:
+                cw, cv = ps[1], ps[2]
+                _labels(cw, wires, "oracle controls")
+                if not (0 < len(cw) <= 8 and isinstance(cv, list) and len(cv) == len(cw)
+                        and all(type(v) is bool for v in cv)
+                        and not set(map(repr, cw)) & set(map(repr, ws))):
+                    raise QueryError("malformed controls of the oracle")
         elif name == "QubitUnitary":
             ps = [_matrix(ps, len(ws))]
         elif len(ps) != PARAMS.get(name, 0) or not all(
@@ -291,14 +329,23 @@ def run_circuit(circuit, oracles, takes_wires, seed):
             out = out @ p
         return out
 
+    def apply_oracle(k, ws):
+        if takes_wires:
+            oracles[k](ws)
+        else:
+            oracles[k]()
+
     def qfunc():
         for op, ws, ps in ops:
-            if op == ORACLE:
-                oracle = oracles[ps[0]]
-                if takes_wires:
-                    oracle(ws)
-                else:
-                    oracle()
+            if op == ORACLE and len(ps) == 1:
+                apply_oracle(ps[0], ws)
+            elif op == ORACLE:  # under qml.ctrl: controls set to 0 are flipped around it
+                flips = [w for w, v in zip(ps[1], ps[2]) if not v]
+                for w in flips:
+                    qml.PauliX(wires=w)
+                qml.ctrl(apply_oracle, control=ps[1])(ps[0], ws)
+                for w in flips:
+                    qml.PauliX(wires=w)
             else:
                 getattr(qml, op)(*ps, wires=ws)
         out = []

@@ -80,12 +80,19 @@ def _install(rounds):
     qml.QNode.__call__ = call
 
 
-def _with_placeholders(solution, count, wires):
+def _with_placeholders(solution, count, wires, g):
     """``solution`` called with placeholders in place of the oracle(s) of its first argument
-    (one callable, or a list of them)."""
+    (one callable, or a list of them); the driver's own names for those oracles (``oracle``,
+    ``f1``..., which a solution in the same module could use, as people did) name the
+    placeholders too."""
     stand_ins = oracle_circuit.placeholders(count, wires)
 
     def call(first, *args, **kwargs):
+        given = list(first) if isinstance(first, (list, tuple)) else [first]
+        for name, value in list(g.items()):
+            for k, oracle in enumerate(given[:count]):
+                if value is oracle:
+                    g[name] = stand_ins[k]
         if isinstance(first, (list, tuple)):
             first = type(first)(stand_ins[:len(first)])
         else:
@@ -120,7 +127,7 @@ def main():
         for label, src in spec["parts"]:
             exec(compile(src, label, "exec"), g)
         g[oracle["function"]] = _with_placeholders(g[oracle["function"]], oracle["count"],
-                                                   oracle["wires"])
+                                                   oracle["wires"], g)
     except BaseException as exc:
         return save({"error": _error("load", exc)})
     result = {}
