@@ -116,7 +116,10 @@ def _hostile_queries():
                                     "im": None}]]],
            [["QubitUnitary", [0], [{"dtype": "<f8", "shape": [10 ** 9], "re": [0],
                                     "im": None}]]],
-           [["Hadamard", [0]]], ["Hadamard"], [["Hadamard", [0], []]] * 6000]
+           [["Hadamard", [0]]], ["Hadamard"], [["Hadamard", [0], []]] * 6000,
+           [["QCEOracle", [0, 1], [0, [1], [True]]]], [["QCEOracle", [0, 1], [0, [2], [1]]]],
+           [["QCEOracle", [0, 1], [0, [2], []]]], [["QCEOracle", [0, 1], [0, [9], [True]]]],
+           [["QCEOracle", [0, 1], [0, [2]]]]]
     out += [dict(base, ops=o) for o in ops]
     ms = [[], [["Sample"]], [["Bogus", [0], None]], [["Sample", [9], None]],
           [["Expectation", [0], [["Hermitian", [0]]]]], [["Expectation", [0], []]],
@@ -184,3 +187,30 @@ def test_a_query_is_built_and_answered_with_todays_pennylane():
     assert back.tolist() == pytest.approx([0.0, 0.0, 1.0, 0.0])
     # a circuit without a placeholder is no query: it runs as usual
     assert oracle_circuit.query_of(qml.QNode(lambda: qml.probs(wires=0), dev), (), {}) is None
+
+
+def test_a_controlled_oracle_is_a_query():
+    """``qml.ctrl`` of a placeholder (people controlled the DeutschJozsaStrikesAgain oracles):
+    the controls and their values travel; the trusted side applies the real oracle under them."""
+    qml = pytest.importorskip("pennylane")
+    f = oracle_circuit.placeholders(2, None)[1]
+    dev = qml.device("default.qubit", wires=4)
+
+    def circuit():
+        qml.PauliX(wires=0)
+        qml.ctrl(f, control=[0])(wires=[1, 2, 3])
+        return qml.probs(wires=[3])
+
+    query = oracle_circuit.query_of(qml.QNode(circuit, dev), (), {})
+    assert query["ops"][1] == ["QCEOracle", [1, 2, 3], [1, [0], [True]]]
+
+    def real(wires):  # a constant-1 function: flips the output wire
+        qml.PauliX(wires=wires[2])
+
+    parts = oracle_circuit.circuit_of(json.loads(json.dumps(query)), 2)
+    assert oracle_circuit.run_circuit(parts, [None, real], True, seed=0).tolist() == \
+        pytest.approx([0.0, 1.0])
+    query["ops"][0] = ["Identity", [0], []]  # control off: the oracle does not act
+    parts = oracle_circuit.circuit_of(query, 2)
+    assert oracle_circuit.run_circuit(parts, [None, real], True, seed=0).tolist() == \
+        pytest.approx([1.0, 0.0])

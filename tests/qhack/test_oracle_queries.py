@@ -233,6 +233,69 @@ def switch(oracle):
     return found if found == read else read
 '''
 
+#: correct programs in styles people used (our own code): the driver's global names for the
+#: oracles instead of the argument, and controlled oracles (``qml.ctrl``) on an analytic device
+DJ4_CONTROLLED_GLOBALS = '''
+import pennylane as qml
+
+
+def deutsch_jozsa(fs):
+    """Wires 0, 1 select a function, 2, 3 are its input, 4 its output in |->: P(00 on 2, 3) is
+    the mean over the functions of 1 (constant) or 0 (balanced)."""
+    dev = qml.device("default.qubit", wires=5)
+
+    @qml.qnode(dev)
+    def circuit():
+        qml.PauliX(wires=4)
+        for wire in range(5):
+            qml.Hadamard(wires=wire)
+        for k, f in enumerate([f1, f2, f3, f4]):  # noqa: F821 - the driver's functions
+            flips = [w for w, bit in zip((0, 1), (k >> 1, k & 1)) if not bit]
+            for w in flips:
+                qml.PauliX(wires=w)
+            qml.ctrl(f, control=[0, 1])(wires=[2, 3, 4])
+            for w in flips:
+                qml.PauliX(wires=w)
+        qml.Hadamard(wires=2)
+        qml.Hadamard(wires=3)
+        return qml.probs(wires=[2, 3])
+
+    p = float(circuit()[0])
+    return "4 same" if abs(p - 0.5) > 0.25 else "2 and 2"
+'''
+
+CAR_GLOBAL_ORACLE = '''
+import pennylane as qml
+
+dev = qml.device("default.qubit", wires=[0, 1, "sol"], shots=1)
+
+
+def find_the_car(oracle_given):
+    """One Grover iteration in one circuit; ``oracle`` is the driver's global name."""
+
+    @qml.qnode(dev)
+    def circuit():
+        qml.PauliX(wires="sol")
+        qml.Hadamard(wires="sol")
+        qml.Hadamard(wires=0)
+        qml.Hadamard(wires=1)
+        oracle()  # noqa: F821 - the driver's oracle
+        for wire in (0, 1):
+            qml.Hadamard(wires=wire)
+            qml.PauliX(wires=wire)
+        qml.CZ(wires=[0, 1])
+        for wire in (0, 1):
+            qml.PauliX(wires=wire)
+            qml.Hadamard(wires=wire)
+        return qml.sample(wires=[0, 1])
+
+    bits = qml.math.reshape(circuit(), (-1,))
+    return int(2 * bits[0] + bits[1])
+'''
+
+STYLES = {"dj4_controlled_globals": (DJ4, DJ4_CONTROLLED_GLOBALS),
+          "car_global_oracle": (CAR, CAR_GLOBAL_ORACLE)}
+
 RED_TEAM = {
     "dj_numbers": (DJ, DJ_READS_NUMBERS),
     "dj_tape": (DJ, DJ_READS_TAPE),
@@ -275,6 +338,8 @@ def verdicts(qhack_problems, sandbox):
         items[f"good+:{cid}"] = (extended(qhack_problems[cid]), _solution(cid))
         items[f"wrong:{cid}"] = (qhack_problems[cid], _solution(cid, wrong=True))
     items["dj_changes"] = (qhack_problems[DJ], DJ_CHANGES_ITS_CIRCUIT)
+    for name, (cid, code) in STYLES.items():
+        items[name] = (extended(qhack_problems[cid]), code)
     names = list(items)
     out = judge_many(judge, [items[n] for n in names], sandbox)
     return dict(zip(names, out, strict=True))
@@ -329,3 +394,17 @@ def test_a_program_whose_circuit_changes_between_rounds_is_not_answered(verdicts
     v = verdicts["dj_changes"]
     assert v.status == "RE" and "different circuit" in v.message, (v.status, v.message)
     assert not v.details.get("judge_error")
+
+
+@pytest.mark.slow
+@pytest.mark.upstream
+@pytest.mark.era
+@pytest.mark.parametrize("name", sorted(STYLES))
+def test_people_styles_are_accepted_by_both(name, verdicts, qhack_problems, tmp_path):
+    cid, code = STYLES[name]
+    failure = upstream_failure(name, extended(qhack_problems[cid]), code, tmp_path / name)
+    if failure and failure.startswith("skip:"):
+        pytest.skip(failure)
+    assert failure is None, failure
+    v = verdicts[name]
+    assert v.status == "AC", (v.message, [(t.name, t.message) for t in v.tests], v.details)
