@@ -490,3 +490,49 @@ def test_the_program_sees_the_same_before_its_first_query_in_every_test(name, ve
     got = {t.got for t in v.tests}
     assert len(got) == 1 and len(next(iter(got))) >= 16, [(t.name, t.got, t.message)
                                                           for t in v.tests]
+
+
+#: prints 20 shots of a circuit whose outcome is a coin flip per wire (the oracle between
+#: Hadamards): what the trusted job samples is the program's answer
+COIN_SAMPLES = '''
+import pennylane as qml
+
+
+def deutsch_jozsa(oracle):
+    dev = qml.device("default.qubit", wires=3, shots=20)
+
+    @qml.qnode(dev)
+    def circuit():
+        for wire in range(3):
+            qml.Hadamard(wires=wire)
+        oracle()
+        return qml.sample(wires=range(3))
+
+    return "".join(str(int(b)) for b in qml.math.reshape(circuit(), (-1,)))
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.upstream
+@pytest.mark.era
+def test_the_oracles_samples_follow_the_judges_seed(qhack_problems, sandbox):
+    rec = qhack_problems[DJ]
+    runs = [judge_many(qhack.make_judge(env="era", seed=seed), [(rec, COIN_SAMPLES)], sandbox)[0]
+            for seed in (0, 0, 1)]
+    shots = [[t.got for t in v.tests] for v in runs]
+    assert all(len(g) == 60 and set(g) <= {"0", "1"} for g in shots[0]), shots[0]
+    assert shots[0] == shots[1], "the same seed gives the same samples"
+    assert shots[0] != shots[2], "another seed gives other samples"
+    assert [v.details["seed"] for v in runs] == [0, 0, 1]
+
+
+@pytest.mark.slow
+@pytest.mark.upstream
+def test_rounds_run_on_todays_pennylane(qhack_problems, sandbox):
+    """``env="current"``: the placeholders, queries and the trusted job on the installed
+    PennyLane (with the harness shims)."""
+    judge = qhack.make_judge(env="current")
+    rec = extended(qhack_problems[CAR])
+    good, wrong = judge_many(judge, [(rec, _solution(CAR)), (rec, CAR_READS_CLOSURE)], sandbox)
+    assert good.status == "AC" and good.details["oracle_queries"] == [2, 2, 2, 2], good.message
+    assert wrong.status == "WA", wrong.message
