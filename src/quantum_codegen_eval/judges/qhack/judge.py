@@ -472,6 +472,8 @@ class QHackJudge:
         if isinstance(out, oracle.Limit):
             return judge_error(self, get(problem, "id"), out.message)
         verdict = self._decide_tests(problem, completion, out.results)
+        if not isinstance(verdict, Verdict):  # a 2022 script has no trusted check stage
+            return judge_error(self, get(problem, "id"), "unexpected stage after the rounds")
         verdict.timings = {"wall_time": sum(getattr(r, "wall_time", 0.0) or 0.0 for r in results),
                            "cpu_time": sum(getattr(r, "cpu_time", 0.0) or 0.0 for r in results)}
         verdict.details["oracle_queries"] = out.queries
