@@ -536,3 +536,41 @@ def test_rounds_run_on_todays_pennylane(qhack_problems, sandbox):
     good, wrong = judge_many(judge, [(rec, _solution(CAR)), (rec, CAR_READS_CLOSURE)], sandbox)
     assert good.status == "AC" and good.details["oracle_queries"] == [2, 2, 2, 2], good.message
     assert wrong.status == "WA", wrong.message
+
+
+#: honest but wasteful: the same one-shot circuit, one more time than the judge answers
+MANY_QUERIES = '''
+import pennylane as qml
+
+
+def deutsch_jozsa(oracle):
+    dev = qml.device("default.qubit", wires=3, shots=1)
+
+    @qml.qnode(dev)
+    def circuit():
+        qml.PauliX(wires=2)
+        for w in range(3):
+            qml.Hadamard(wires=w)
+        oracle()
+        qml.Hadamard(wires=0)
+        qml.Hadamard(wires=1)
+        return qml.sample(wires=[0, 1])
+
+    votes = [any(int(b) for b in circuit()) for _ in range(%d)]
+    return "balanced" if any(votes) else "constant"
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.upstream
+@pytest.mark.era
+def test_more_oracle_circuits_than_the_judge_answers_is_a_judge_limit(qhack_problems, sandbox):
+    from quantum_codegen_eval.judges.qhack.oracle import MAX_QUERIES
+
+    rec = qhack_problems[DJ]
+    judge = qhack.make_judge(env="era")
+    at, past = judge_many(judge, [(rec, MANY_QUERIES % MAX_QUERIES),
+                                  (rec, MANY_QUERIES % (MAX_QUERIES + 1))], sandbox)
+    assert at.status == "AC" and at.details["oracle_queries"] == [MAX_QUERIES] * 2, at.message
+    assert past.details.get("judge_error") and "judge limit" in past.message, past.message
+    assert past.error_class is None
