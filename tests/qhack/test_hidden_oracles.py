@@ -5,7 +5,8 @@ program's circuit gets an opaque placeholder; the trusted job substitutes the ha
 oracles), ``2024/fireworks_qutropolis`` and ``2023/office_hijinks_400`` (recorded replay: one
 record per argument key, so a circuit read from the first oracle is replayed against all of them;
 tests/qhack/test_adversarial.py, test_redteam.py), ``2024/lazy_workers_terminal`` (this file) and
-the four 2022 scripts listed in docs/benchmarks/qhack.md (*Hidden oracles*).
+the four 2022 scripts listed in docs/benchmarks/qhack.md (*Hidden oracles*: queried in rounds,
+test_oracle_queries.py).
 
 ``lazy_workers_terminal``: the official ``run()`` builds the oracle from the test's workers and
 calls ``circuit(oracle)`` in the program's process, where the oracle's closure (and ``run()``'s

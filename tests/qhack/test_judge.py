@@ -112,13 +112,19 @@ def test_timeout(tutorial_1, sandbox):
 
 def test_script_format_2022(judge, qhack_problems, sandbox):
     rec = qhack_problems["2022/algorithms_100_DeutschJozsa_template"]
-    # a deliberately non-quantum answer that is right on both public tests
-    code = ("def deutsch_jozsa(oracle):\n    import pennylane as qml\n"
-            "    with qml.tape.QuantumTape() as tape:\n        oracle()\n"
-            "    return 'constant' if len(tape.operations) % 2 == 0 else 'balanced'\n")
+    # one Deutsch-Jozsa query (a program that counts what the oracle queues instead, right on
+    # both public tests as the contest ran it, now sees a placeholder: test_oracle_queries.py)
+    code = ("import pennylane as qml\n\n\ndef deutsch_jozsa(oracle):\n"
+            "    dev = qml.device('default.qubit', wires=3, shots=1)\n\n"
+            "    @qml.qnode(dev)\n    def circuit():\n        qml.PauliX(wires=2)\n"
+            "        for w in range(3):\n            qml.Hadamard(wires=w)\n"
+            "        oracle()\n        qml.Hadamard(wires=0)\n        qml.Hadamard(wires=1)\n"
+            "        return qml.sample(wires=[0, 1])\n\n"
+            "    return 'balanced' if any(circuit()) else 'constant'\n")
     v = judge_one(judge, rec, code, sandbox)
     assert v.status == "AC", v.message
-    wrong = code.replace("'constant' if", "'balanced' if")
+    wrong = code.replace("'balanced' if", "'constant' if").replace("else 'constant'",
+                                                                   "else 'balanced'")
     v = judge_one(judge, rec, wrong, sandbox)
     assert v.status == "WA" and v.tests[0].expected == "balanced"
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from ...verdict import TestResult, Verdict
 from ..base import Evidence, judge_error, make_verdict, parsed_cost, read_result, run_timings
-from . import checks, circuits, payload, record
+from . import checks, circuits, oracle, payload, record
 from .checks import TRUSTED_PART_IMPORTS, _last_line, check_trust, compare_script
 from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
 from .runner import (
@@ -237,6 +237,9 @@ class QHackJudge:
             cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
             emit, hide = circuits.EMIT_COMMON + "\n\n" + cc.emit, cc.hide_input
         limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
+        if oracle.spec_of(get(problem, "id")) is not None:  # hidden oracle: queried in rounds
+            return [self._oracle_job(problem, parts, driver, i, [])
+                    for i in range(len(self._tests(problem)))]
         jobs = []
         for i, t in enumerate(self._tests(problem)):
             spec = {"parts": parts, "format": fmt, "driver": driver,
@@ -395,7 +398,84 @@ class QHackJudge:
                    limits=Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
                                  memory_mb=self.memory_mb))
 
+    # -- hidden oracles (:mod:`.oracle`): the program's job and the trusted job of one round
+    def _oracle_job(self, problem: Any, parts: list, driver: str, index: int,
+                    answers: list[dict]) -> Any:
+        from ...execution.types import Job
+        from .._embed import job_source
+        from .jobs import oracle_program
+
+        spec = oracle.spec_of(get(problem, "id"))
+        job = {"parts": parts, "driver": driver, "input": spec.decoy, "answers": answers,
+               "oracle": oracle.job_oracle(spec), "seed": self.test_seed(problem, index)}
+        return Job(job_source(oracle_program), id=f"{get(problem, 'id')}::"
+                   f"{self._tests(problem)[index]['name']}::round{len(answers)}",
+                   files={oracle_program.JOB_FILE: json.dumps(job)}, collect=(RESULT_FILE,),
+                   python=self.interpreter(problem), preload=PRELOAD,
+                   limits=self.limits(problem))
+
+    def _oracle_answer_job(self, problem: Any, asks: list[tuple[int, int, dict]]) -> Any:
+        from ...execution.types import Job, Limits
+        from .._embed import job_source
+        from .jobs import oracle_answer
+
+        fix = self._rewrite() or (lambda s: s)
+        harness = "\n".join(fix(c.text) for c in chunks_of(problem) if c.kind == "import")
+        if self._rewrite() is not None:
+            from .shims import SHIM_PRELUDE
+
+            harness = SHIM_PRELUDE + "\n" + harness
+        spec = oracle.spec_of(get(problem, "id"))
+        tests = self._tests(problem)
+        job = {"harness": harness, "driver": fix(get(problem, "driver")),
+               "function": spec.function, "wires": oracle.job_oracle(spec)["wires"],
+               "tests": [{"input": tests[i]["input"], "seed": self.test_seed(problem, i),
+                          "queries": [{"query": q, "seed": self.test_seed(
+                              problem, i, "oracle", str(asked))}]} for i, asked, q in asks]}
+        cpu = self.trusted_cpu
+        return Job(job_source(oracle_answer), id=f"{get(problem, 'id')}::oracle",
+                   files={oracle_answer.CHECK_FILE: json.dumps(job)},
+                   collect=(oracle_answer.CHECKED_FILE,), python=self.interpreter(problem),
+                   preload=PRELOAD, trusted=True,
+                   limits=Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
+                                 memory_mb=self.memory_mb))
+
+    def _oracle_decide(self, problem: Any, completion: str, results: list[Any],
+                       ) -> Verdict | list[Any]:
+        from ...codeblocks import extract_code
+        from .jobs.oracle_answer import CHECKED_FILE
+
+        rewrite = self._rewrite()
+        solution = prepare(problem, extract_code(completion or "", plain_ok=True) or "").source
+        parts = program_parts(problem, solution, rewrite=rewrite)
+        if rewrite is not None:
+            from .shims import SHIM_PRELUDE
+
+            parts.insert(0, ("<qhack-shims>", SHIM_PRELUDE))
+        driver = get(problem, "driver") if rewrite is None else rewrite(get(problem, "driver"))
+        out = oracle.step(
+            len(self._tests(problem)), results, RESULT_FILE,
+            lambda r, count: oracle.answers_in(r, CHECKED_FILE, count),
+            lambda i, answers: self._oracle_job(problem, parts, driver, i, answers),
+            lambda asks: self._oracle_answer_job(problem, asks))
+        if isinstance(out, list):
+            return out
+        if isinstance(out, oracle.Limit):
+            return judge_error(self, get(problem, "id"), out.message)
+        verdict = self._decide_tests(problem, completion, out.results)
+        if not isinstance(verdict, Verdict):  # a 2022 script has no trusted check stage
+            return judge_error(self, get(problem, "id"), "unexpected stage after the rounds")
+        verdict.timings = run_timings(results)
+        verdict.details["oracle_queries"] = out.queries
+        return verdict
+
     def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
+        if oracle.spec_of(get(problem, "id")) is not None:
+            return self._oracle_decide(problem, completion, results)
+        return self._decide_tests(problem, completion, results)
+
+    def _decide_tests(self, problem: Any, completion: str, results: list[Any],
+                      ) -> Verdict | list[Any]:
         tests = self._tests(problem)
         n = len(tests)
         first, budget = [], MAX_TRUSTED_PARSED_BYTES

@@ -1,0 +1,22 @@
+import pennylane as qml
+
+
+def deutsch_jozsa(fs):
+    """Wrong on purpose: the two answers are swapped."""
+    dev = qml.device("default.qubit", wires=3, shots=1)
+
+    def is_constant(f):
+        @qml.qnode(dev)
+        def circuit():
+            qml.PauliX(wires=2)
+            for wire in range(3):
+                qml.Hadamard(wires=wire)
+            f(wires=[0, 1, 2])
+            for wire in range(2):
+                qml.Hadamard(wires=wire)
+            return qml.sample(wires=[0, 1])
+
+        return not any(int(bit) for bit in circuit())
+
+    kinds = [is_constant(f) for f in fs]
+    return "2 and 2" if len(set(kinds)) == 1 else "4 same"
