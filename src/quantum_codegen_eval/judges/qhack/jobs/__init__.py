@@ -1,0 +1,1 @@
+"""The QHack judge's job modules."""
