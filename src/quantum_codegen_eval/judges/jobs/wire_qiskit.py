@@ -686,7 +686,7 @@ def _job(data: dict, budget: Decoder, depth: int) -> Any:
     return job
 
 
-def _optnumber(v: Any) -> float | None:
+def _opt_number(v: Any) -> float | None:
     return None if v is None else number(v)
 
 
@@ -728,7 +728,7 @@ def _target(data: dict, budget: Decoder, depth: int) -> Any:
                     raise WireError("Target: bad qargs")
                 key = None if qargs is None else tuple(qargs)
                 table[key] = None if p is None else InstructionProperties(
-                    duration=_optnumber(p[0]), error=_optnumber(p[1]))
+                    duration=_opt_number(p[0]), error=_opt_number(p[1]))
             if isinstance(op, type):
                 target.add_instruction(op, name=name)
             else:
