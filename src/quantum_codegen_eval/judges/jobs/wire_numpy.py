@@ -11,6 +11,7 @@ plain arrays by their values. A job module: numpy is imported only when a value 
 from __future__ import annotations
 
 import io
+import math
 import sys
 from typing import Any
 
@@ -56,7 +57,6 @@ def npy(array: Any) -> str:
 
 
 def _check_header(data: bytes, d: Decoder) -> None:
-    import numpy as np
     from numpy.lib import format as npf
 
     buf = io.BytesIO(data)
@@ -77,7 +77,7 @@ def _check_header(data: bytes, d: Decoder) -> None:
         raise WireError(f"array: dtype {dtype} not accepted")
     if len(shape) > d.limits.dims or any(n < 0 for n in shape):
         raise WireError("array: bad shape")
-    n = int(np.prod(shape, dtype=object)) if shape else 1
+    n = math.prod(int(k) for k in shape)
     if n > d.limits.elements:
         raise WireError(f"array: {n} elements, over {d.limits.elements}")
 
@@ -130,7 +130,7 @@ def _objarray(data: dict, d: Decoder, depth: int) -> Any:
     if type(shape) is not list or len(shape) > d.limits.dims or not all(
             type(n) is int and 0 <= n <= d.limits.items for n in shape):
         raise WireError("objarray: bad shape")
-    size = int(np.prod(shape, dtype=object)) if shape else 1
+    size = math.prod(shape)
     items = d.seq(data, depth, "objarray")
     if len(items) != size:
         raise WireError("objarray: items do not match its shape")
