@@ -178,7 +178,7 @@ class Encoder:
         if t is complex:
             return {"$": "complex", "v": [self.enc(value.real, depth), self.enc(value.imag, depth)]}
         if t in (list, tuple, set, frozenset):
-            items = [self.enc(v, depth + 1) for v in self.bounded(value)]
+            items = [self.enc(v, depth + 1) for v in value]  # (the decoder bounds the count)
             if t is list:
                 return items
             if t in (set, frozenset):
@@ -232,7 +232,7 @@ class Encoder:
 
     def pairs(self, tag: str, value: Any, depth: int) -> dict:
         return {"$": tag, "v": [[self.enc(k, depth + 1), self.enc(v, depth + 1)]
-                                for k, v in self.bounded(value.items())]}
+                                for k, v in value.items()]}
 
     def bounded(self, items: Any) -> list:
         out = []
