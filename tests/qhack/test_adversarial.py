@@ -426,7 +426,7 @@ def setting_new_robot(output, wires):
 
 @pytest.mark.parametrize("garbage,why", [
     ('{"ops": "x", "meas": [], "ret": null, "names": []}', "malformed record"),
-    ('{"ops": [["RX", [0], [{"float": 0.1}]]], "meas": [["probs", [0, 1], null]], "ret": 7, '
+    ('{"ops": [["RX", [0], [0.1]]], "meas": [["probs", [0, 1], null]], "ret": 7, '
      '"names": []}', "malformed record"),
     ('{"ops": [["os.system", [0], []]], "meas": [], "ret": null, "names": []}',
      "cannot be rebuilt"),
@@ -528,7 +528,7 @@ dev = qml.device('default.qubit', wires = 2)
 
 @qml.qnode(dev)
 def trotterize(alpha, beta, time, depth):
-    big = {"ops": [["RX", [0], [{"float": 0.1}]]] * 20000, "meas": [["probs", [0, 1], None]],
+    big = {"ops": [["RX", [0], [0.1]]] * 20000, "meas": [["probs", [0, 1], None]],
            "ret": 0, "names": []}
     for obj in gc.get_objects():
         if isinstance(obj, dict) and "_entry" in obj and "CALLS" in obj:

@@ -249,8 +249,6 @@ def _qinfo(value: Any, enc: Encoder) -> dict | None:
     return None
 
 
-
-
 def _enc_qiskit(value: Any, enc: Encoder, depth: int) -> Any:
     from qiskit import QuantumCircuit
     from qiskit.circuit import Instruction
@@ -375,7 +373,6 @@ def _is_job(value: Any) -> bool:
     return isinstance(value, BasePrimitiveJob)
 
 
-
 _QPY_FILE = "!6sBBBBQc"
 _QPY_CIRCUIT = "!H1cHIIQIQI"
 
@@ -422,8 +419,6 @@ def _circuit(data: dict, budget: Decoder) -> Any:
     return qc
 
 
-
-
 def _dims(v: Any) -> tuple[int, ...]:
     if not isinstance(v, list) or len(v) > 64 or not all(
             type(d) is int and 0 < d <= 1 << 16 for d in v):
@@ -452,8 +447,6 @@ def _png_figure(raw: bytes, bounds: Limits) -> Any:
     ax.imshow(image)
     ax.set_axis_off()
     return fig
-
-
 
 
 def _dec_dict(data: dict, budget: Decoder, depth: int) -> dict:
@@ -512,8 +505,6 @@ def _qinfo_dec(data: dict, budget: Decoder, depth: int) -> Any:
     except Exception as exc:
         raise WireError(f"{tag}: {type(exc).__name__}: {str(exc)[:200]}") from None
     raise WireError(f"unknown tag {tag!r}")  # pragma: no cover
-
-
 
 
 def _instruction(data: dict, budget: Decoder, depth: int) -> Any:
@@ -738,7 +729,6 @@ def _target(data: dict, budget: Decoder, depth: int) -> Any:
         raise
     except Exception as exc:
         raise WireError(f"Target: {type(exc).__name__}: {str(exc)[:200]}") from None
-
 
 
 DECODERS = {
