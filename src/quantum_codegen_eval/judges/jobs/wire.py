@@ -24,7 +24,10 @@ sizes, qubits, instructions, image pixels).
 Other wire formats use the same error and limits: raise :class:`WireError` for malformed data and
 read bounds from :data:`LIMITS` (e.g. ``LIMITS.depth``, ``LIMITS.items``, ``LIMITS.qubits``,
 ``LIMITS.instructions``), so that a judge catches one error type whatever the format; a job module
-imports them with ``from ...jobs.wire import LIMITS, WireError`` (QCoder's circuit tree).
+imports them with ``from ...jobs.wire import LIMITS, WireError``. For QCoder's circuit tree
+(``judges/qcoder/transport.py``): ``TransportError`` becomes ``WireError`` (or a subclass of it),
+``MAX_BYTES`` ``LIMITS.bytes``, ``MAX_NODES`` ``LIMITS.items``, ``MAX_NESTING`` ``LIMITS.depth``
+(48; the tree allows 64 today: nested definitions deeper than 48 would become malformed).
 
 This is a job module: standard library only (extensions import their framework lazily), no effect
 on import, Python 3.9.
