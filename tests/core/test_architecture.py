@@ -176,8 +176,11 @@ def test_no_import_cycles():
 
 
 #: what a job module (``judges/**/jobs/*.py``, shipped into a sandbox job by judges/_embed.py)
-#: may import besides the standard library and other job modules
-JOB_THIRD_PARTY = {"numpy", "scipy", "qiskit", "qiskit_aer", "pennylane", "autograd", "networkx"}
+#: may import besides the standard library and other job modules (matplotlib and
+#: qiskit_ibm_runtime: lazily, by the wire codec's Qiskit extension, for the figures and fake
+#: backends a Qiskit HumanEval task returns)
+JOB_THIRD_PARTY = {"numpy", "scipy", "qiskit", "qiskit_aer", "pennylane", "autograd", "networkx",
+                   "matplotlib", "qiskit_ibm_runtime"}
 JOB_MODULES = sorted(n for n in MODULES if ".jobs." in f".{n}." and n.startswith("judges."))
 
 

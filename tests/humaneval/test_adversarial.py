@@ -18,7 +18,8 @@ import pytest
 
 from quantum_codegen_eval.benchmarks import qiskit_humaneval as qhe
 from quantum_codegen_eval.judges.base import judge_many
-from quantum_codegen_eval.judges.qiskit_humaneval import transport
+from quantum_codegen_eval.judges.jobs import wire
+from quantum_codegen_eval.judges.qiskit_humaneval.jobs.codec import CODEC
 
 GHZ = qhe.Task(
     "own/ghz", 'from qiskit import QuantumCircuit\ndef bell(n):\n    """GHZ circuit."""',
@@ -186,15 +187,15 @@ def test_correct_programs_still_pass(verdicts):
 
 
 def test_decoder_bounds_and_formats():
-    sv = transport.decode(transport.encode(np.arange(4, dtype=complex)))
+    sv = CODEC.decode(CODEC.encode(np.arange(4, dtype=complex)))
     assert sv.dtype == complex and sv.tolist() == [0, 1, 2, 3]
-    with pytest.raises(transport.PayloadError):
-        transport.decode({"$": "ndarray", "npy": _pickled_npy()})
-    with pytest.raises(transport.PayloadError):
-        transport.loads("[" * 100_000 + "]" * 100_000)
-    with pytest.raises(transport.PayloadError):
-        transport.decode({"$": "circuit", "qpy": _bogus_qpy()})
-    with pytest.raises(transport.PayloadError):
-        transport.decode({"$": "int", "v": "9" * 100_000})
-    with pytest.raises(transport.UnsupportedValue):
-        transport.decode(transport.encode(lambda: 1))
+    with pytest.raises(wire.WireError):
+        CODEC.decode({"$": "ndarray", "npy": _pickled_npy()})
+    with pytest.raises(wire.WireError):
+        CODEC.loads("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(wire.WireError):
+        CODEC.decode({"$": "circuit", "qpy": _bogus_qpy()})
+    with pytest.raises(wire.WireError):
+        CODEC.decode({"$": "int", "v": "9" * 100_000})
+    with pytest.raises(wire.UnsupportedValue):
+        CODEC.decode(CODEC.encode(lambda: 1))

@@ -12,7 +12,8 @@ from redteam import assert_verdict, humaneval_task, judge_cases
 
 from quantum_codegen_eval.benchmarks import qiskit_humaneval as qhe
 from quantum_codegen_eval.judges.base import judge_many
-from quantum_codegen_eval.judges.qiskit_humaneval import transport
+from quantum_codegen_eval.judges.jobs import wire
+from quantum_codegen_eval.judges.qiskit_humaneval.jobs.codec import CODEC
 
 SQUARE = humaneval_task("square", 'def square(x):\n    """x squared."""',
                         "def check(candidate):\n    assert candidate(7) == 49\n", "square")
@@ -144,18 +145,18 @@ def test_correct_program_in_an_unusual_style_passes(verdicts, name):
 
 
 def test_iterators_cross_as_iterators_and_are_bounded():
-    it = transport.decode(transport.encode(x * x for x in range(3)))
+    it = CODEC.decode(CODEC.encode(x * x for x in range(3)))
     assert next(it) == 0 and list(it) == [1, 4]
-    assert transport.decode(transport.encode(range(1, 10, 3))) == range(1, 10, 3)
-    assert transport.decode(transport.encode({"a": 1}.items())) == {"a": 1}.items()
+    assert CODEC.decode(CODEC.encode(range(1, 10, 3))) == range(1, 10, 3)
+    assert CODEC.decode(CODEC.encode({"a": 1}.items())) == {"a": 1}.items()
     import itertools
 
-    endless = transport.decode(transport.encode(itertools.count()))  # carried lazily
+    endless = CODEC.decode(CODEC.encode(itertools.count()))  # carried lazily
     assert next(endless) == 0
     gen = (i for i in range(3))
-    assert "unsupported" in transport.fingerprint(gen) and list(gen) == [0, 1, 2]  # not consumed
-    with pytest.raises(transport.PayloadError):
-        transport.decode({"$": "range", "v": [0, 5, 0]})
+    assert "unsupported" in CODEC.fingerprint(gen) and list(gen) == [0, 1, 2]  # not consumed
+    with pytest.raises(wire.WireError):
+        CODEC.decode({"$": "range", "v": [0, 5, 0]})
 
 
 # Real tasks: the canonical solution behind a wrapper in styles people use (printing with

@@ -22,8 +22,10 @@ from redteam import humaneval_task
 from quantum_codegen_eval import cli
 from quantum_codegen_eval.benchmarks import qiskit_humaneval as qhe
 from quantum_codegen_eval.benchmarks.base import get
+from quantum_codegen_eval.judges import _embed
 from quantum_codegen_eval.judges.base import judge_many, judge_one
-from quantum_codegen_eval.judges.qiskit_humaneval import candidate_program, judge, runner
+from quantum_codegen_eval.judges.qiskit_humaneval import candidate_program, judge
+from quantum_codegen_eval.judges.qiskit_humaneval.jobs import runner
 from quantum_codegen_eval.predictions import read_predictions
 from quantum_codegen_eval.scoring import Scores, summarise
 from quantum_codegen_eval.verdict import Verdict, with_error_class
@@ -146,7 +148,7 @@ def test_the_evaluator_parses_nothing_and_stays_small(name):
     try:
         jobs = j.jobs(SV, body)
         program = candidate_program(SV, body)
-        source = runner.job_source("", program, SV.entry_point)
+        source = _embed.job_source(runner, "main", program, SV.entry_point)
         seconds = time.process_time() - t0
         peak = tracemalloc.get_traced_memory()[1]
     finally:

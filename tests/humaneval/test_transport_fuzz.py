@@ -21,7 +21,9 @@ import random
 import numpy as np
 import pytest
 
-from quantum_codegen_eval.judges.qiskit_humaneval import transport, trusted
+from quantum_codegen_eval.judges.jobs import wire
+from quantum_codegen_eval.judges.qiskit_humaneval.jobs import trusted
+from quantum_codegen_eval.judges.qiskit_humaneval.jobs.codec import CODEC
 
 SEED = 20261203
 
@@ -41,7 +43,7 @@ def _valid_payloads() -> list:
               SparsePauliOp(["XZ", "YY"], [1, 2j]), np.arange(6).reshape(2, 3), np.float32(1.5),
               {"a": [1, (2, 3.5)], "b": {4, 5}}, 10 ** 30, -(10 ** 5000), float("nan"),
               np.datetime64("2024-01-02"), np.array(["ab", "c"]), range(3), (i for i in range(4))]
-    return [transport.encode(v) for v in values]
+    return [CODEC.encode(v) for v in values]
 
 
 def _junk(rng: random.Random, depth: int = 0):
@@ -53,7 +55,7 @@ def _junk(rng: random.Random, depth: int = 0):
         return rng.choice(leaves)
     if r < 0.55:
         return [_junk(rng, depth + 1) for _ in range(rng.randrange(4))]
-    tags = sorted(transport._DECODERS) + ["unsupported", "nope", ""]
+    tags = sorted(CODEC.decoders) + ["unsupported", "nope", ""]
     out = {"$": rng.choice(tags)}
     for key in rng.sample(["v", "x", "npy", "qpy", "dims", "data", "shape", "fields", "pubs",
                            "metadata", "edges", "nodes", "name", "dtype", "tableau", "label",
@@ -99,26 +101,26 @@ def test_decode_is_total_on_hostile_payloads():
     outcomes = {"value": 0, "payload": 0, "unsupported": 0}
     for data in _cases(1500):
         try:
-            transport.decode(data)
+            CODEC.decode(data)
             outcomes["value"] += 1
-        except transport.PayloadError:
+        except wire.WireError:
             outcomes["payload"] += 1
-        except transport.UnsupportedValue:
+        except wire.UnsupportedValue:
             outcomes["unsupported"] += 1
     # the mix is part of the check: the fuzzing reaches both the decoders and their refusals
     assert outcomes["payload"] > 300 and outcomes["value"] > 100, outcomes
 
 
 def test_loads_is_total_on_hostile_text():
-    hostile = ["[" * 100_000, '{"$": "int", "x": "' + "f" * (transport.BOUNDS.int_digits + 1) + '"}',
+    hostile = ["[" * 100_000, '{"$": "int", "x": "' + "f" * (wire.LIMITS.int_digits + 1) + '"}',
                "\xff", '{"$": "ndarray", "npy": "===="}', '{"$": {"$": "int"}}',
                json.dumps({"$": "dict", "v": [[[1], 2]]}), json.dumps({"$": "set", "v": [[1]]}),
                json.dumps({"$": "graph", "root": {"$": "ref", "i": 0},
                            "nodes": [["tuple", [{"$": "ref", "i": 0}]]]}),  # a tuple in itself
                json.dumps({"$": "graph", "root": {"$": "ref", "i": 5}, "nodes": []})]
     for text in hostile:
-        with pytest.raises(transport.PayloadError):
-            transport.loads(text)
+        with pytest.raises(wire.WireError):
+            CODEC.loads(text)
 
 
 def test_the_proxy_answers_a_hostile_frame_with_a_verdict_not_a_crash():
@@ -131,7 +133,7 @@ def test_the_proxy_answers_a_hostile_frame_with_a_verdict_not_a_crash():
                b'{"ok": true, "value": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"]
     rng.shuffle(frames)
     for payload in frames:
-        proxy = trusted.Proxy(transport, [], [])
+        proxy = trusted.Proxy(CODEC, [], [])
         try:
             proxy._answer(0, (b"C", payload), [[1, 2]], {})
         except trusted.ProxyFailure as exc:
@@ -148,7 +150,7 @@ def test_the_proxy_answers_a_hostile_frame_with_a_verdict_not_a_crash():
     fractions.Fraction(-7, 3), decimal.Decimal("1.10"),
 ], ids=lambda v: f"{type(v).__name__}")
 def test_values_a_program_may_return_cross_with_their_value(value):
-    back = transport.decode(json.loads(transport.dumps(value)))
+    back = CODEC.decode(json.loads(CODEC.dumps(value)))
     if isinstance(value, np.ndarray):
         assert back.dtype == value.dtype and back.shape == value.shape
         assert back.tolist() == value.tolist()
@@ -166,17 +168,17 @@ def test_a_noise_model_with_relaxation_crosses_equal():
     nm = NoiseModel.from_backend(FakeManilaV2())  # thermal relaxation: to_dict() fails on it
     nm.add_readout_error(ReadoutError([[0.9, 0.1], [0.3, 0.7]]), [4])
     nm.add_all_qubit_quantum_error(depolarizing_error(0.01, 1), ["h"])
-    back = transport.loads(transport.dumps(nm))
+    back = CODEC.loads(CODEC.dumps(nm))
     assert type(back) is NoiseModel and back == nm and back.basis_gates == nm.basis_gates
     assert len(back._custom_noise_passes) == len(nm._custom_noise_passes) == 1
     assert back != NoiseModel.from_backend(FakeManilaV2(), thermal_relaxation=False)
 
 
 def test_a_long_iterator_crosses_lazily_and_an_endless_one_is_a_limit_only_when_read_past():
-    it = transport.decode(transport.encode(itertools.count()))
+    it = CODEC.decode(CODEC.encode(itertools.count()))
     assert list(itertools.islice(it, 5)) == [0, 1, 2, 3, 4]  # a check that reads a few: fine
-    with pytest.raises(transport.IteratorLimit):
+    with pytest.raises(wire.IteratorLimit):
         for _ in it:
             pass
-    finite = transport.decode(transport.encode(iter(range(transport.ITER_ITEMS))))
-    assert sum(1 for _ in finite) == transport.ITER_ITEMS
+    finite = CODEC.decode(CODEC.encode(iter(range(wire.LIMITS.iter_items))))
+    assert sum(1 for _ in finite) == wire.LIMITS.iter_items

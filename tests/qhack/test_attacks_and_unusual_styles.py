@@ -344,7 +344,7 @@ def _late():
         except OSError:
             pass
     with open("qce_result.json", "w") as fh:
-        json.dump({"output": {"str": "True"}, "check": {"passed": True}}, fh)
+        json.dump({"output": "True", "check": {"passed": True}}, fh)
 
 def is_product(state, subsystem, wires):
     threading.Thread(target=_late).start()
@@ -355,7 +355,7 @@ def is_product(state, subsystem, wires):
     import atexit, json
     def late():
         with open("qce_result.json", "w") as fh:
-            json.dump({"output": {"str": "True"}, "check": {"passed": True}}, fh)
+            json.dump({"output": "True", "check": {"passed": True}}, fh)
     atexit.register(late)
     return "maybe"
 ''', "WA", "check() failed"),
@@ -364,7 +364,7 @@ class _Bomb:
     def __del__(self):
         import os, json
         with open("qce_result.json", "w") as fh:
-            json.dump({"output": {"str": "False"}, "check": {"passed": True}}, fh)
+            json.dump({"output": "False", "check": {"passed": True}}, fh)
         os._exit(0)
 
 _keep = []

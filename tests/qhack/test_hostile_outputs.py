@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import base64
 import json
+import struct
 
 import pytest
 
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.execution.types import RunResult
+from quantum_codegen_eval.judges.jobs import wire
 from quantum_codegen_eval.judges.qhack import QHackJudge
 from quantum_codegen_eval.judges.qhack.judge import _Pending
 from quantum_codegen_eval.judges.qhack.runner import RESULT_FILE
@@ -30,41 +32,46 @@ CHALLENGES = ("2023/tutorial_1", "2023/bending_bennets_laws_300", "2024/lazy_wor
               "2024/chalet_random_gate", "2022/algorithms_100_DeutschJozsa_template")
 
 
-def _array(dtype, shape, data):
-    return {"ndarray": {"dtype": dtype, "shape": shape, "data": data}}
+def _array(descr, shape, data: bytes) -> dict:
+    """An ``ndarray`` value whose ``.npy`` header claims ``descr`` and ``shape`` over ``data``."""
+    header = repr({"descr": descr, "fortran_order": False, "shape": shape}).encode() + b"\n"
+    raw = b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + data
+    return {"$": "ndarray", "npy": base64.b64encode(raw).decode()}
 
 
-def _zeros(n: int) -> str:
-    return base64.b64encode(b"\0" * n).decode()
+def _zeros(n: int) -> bytes:
+    return b"\0" * n
 
 
 def _deep(n: int) -> str:
-    text = '{"none": 0}'
+    text = "null"
     for _ in range(n):
-        text = '{"list": [' + text + "]}"
+        text = '{"$": "tuple", "v": [' + text + "]}"
     return text
 
 
 #: tagged outputs run() cannot honestly produce, or values no check expects
 HOSTILE_OUTPUTS = [
-    {"int": 10 ** 1000}, {"int": -(10 ** 300)}, {"float": 1e308}, {"float": "inf"},
-    {"float": "nan"}, {"float": True}, {"float": None}, {"float": [1]},
-    {"complex": ["nan", 1e308]}, {"complex": [1]}, {"str": "1" * 5000}, {"str": "[" * 100_000},
-    {"str": "1e999"}, {"str": "[1e999, -1e999]"}, {"str": "NaN"}, {"str": "[[1, 2], [3]]"},
-    {"str": '{"a": 1}'}, {"str": "\ud800"}, {"str": "9" * 4299},
-    {"str": "[" + ",".join(["1"] * 100_000) + "]"}, {"list": [{"int": 10 ** 1000}]},
-    {"tuple": []}, {"dict": [[{"list": []}, {"none": 0}]]}, {"dict": [[{"int": 1}]]},
-    {"dict": "x"}, _array("<c16", [2], _zeros(32)), _array("<f2", [3], _zeros(6)),
-    _array("<u8", [1], base64.b64encode(b"\xff" * 8).decode()), _array("|O", [1], _zeros(8)),
-    _array("<M8[s]", [1], _zeros(8)), _array("V8", [1], _zeros(8)), _array("f8,", [1], _zeros(8)),
-    _array("(2,)f8", [1], _zeros(16)), _array("<f8", [10 ** 9, 10 ** 9], _zeros(8)),
-    _array("<f8", [-1], _zeros(8)), _array("<f8", [1] * 9, _zeros(8)),
-    _array("<f8", "x", _zeros(8)), _array("<f8", [1], "!!"), _array("<f8", [1], 5),
-    _array("b1", [2], _zeros(2)), _array("<i8", [0], ""), _array("<f8", [], _zeros(8)),
-    {"ndarray": {"dtype": "object", "shape": [2], "items": [{"int": 1}]}},
-    {"ndarray": {"dtype": "object", "shape": [1], "items": [_array("<f8", [1], _zeros(8))]}},
-    {"object": {"type": "X", "repr": 5}}, {"object": "x"}, {"bogus": 1}, {}, [], "x", 5, None,
-    {"list": [{"float": 1.0}] * 300_000},
+    10 ** 1000, {"$": "int", "x": "f" * (wire.LIMITS.int_digits + 1)}, -(10 ** 300), 1e308,
+    {"$": "float", "v": "inf"}, {"$": "float", "v": "nan"}, {"$": "float", "v": True},
+    {"$": "float", "v": None}, {"$": "float", "v": [1]},
+    {"$": "complex", "v": [{"$": "float", "v": "nan"}, 1e308]}, {"$": "complex", "v": [1]},
+    "1" * 5000, "[" * 100_000, "1e999", "[1e999, -1e999]", "NaN", "[[1, 2], [3]]", '{"a": 1}',
+    "\ud800", "9" * 4299, "[" + ",".join(["1"] * 100_000) + "]", [10 ** 1000],
+    {"$": "tuple", "v": []}, {"$": "dict", "v": [[[], None]]}, {"$": "dict", "v": [[1]]},
+    {"$": "dict", "v": "x"}, _array("<c16", (2,), _zeros(32)), _array("<f2", (3,), _zeros(6)),
+    _array("<u8", (1,), b"\xff" * 8), _array("|O", (1,), _zeros(8)),
+    _array("<M8[s]", (1,), _zeros(8)), _array("|V8", (1,), _zeros(8)), _array("f8,", (1,), _zeros(8)),
+    _array([("a", "<f8", (2,))], (1,), _zeros(16)), _array("<f8", (10 ** 9, 10 ** 9), _zeros(8)),
+    _array("<f8", (-1,), _zeros(8)), _array("<f8", (1,) * (wire.LIMITS.dims + 1), _zeros(8)),
+    _array("<f8", "x", _zeros(8)), {"$": "ndarray", "npy": "!!"}, {"$": "ndarray", "npy": 5},
+    _array("|b1", (2,), _zeros(2)), _array("<i8", (0,), b""), _array("<f8", (), _zeros(8)),
+    _array("<f8", (2,), _zeros(8)),
+    {"$": "objarray", "shape": [2], "v": [1]},
+    {"$": "objarray", "shape": [1], "v": [_array("<f8", (1,), _zeros(8))]},
+    {"$": "unsupported", "type": "X", "repr": 5}, {"$": "unsupported"}, {"$": "bogus"},
+    {"$": "unsupported", "type": "X", "limit": True}, {}, [], "x", 5, None,
+    [1.0] * 300_000, [0] * (wire.LIMITS.items + 1),
 ]
 
 #: whole result files: forged fields, broken JSON, numbers JSON itself cannot hold
@@ -72,8 +79,8 @@ HOSTILE_FILES = [
     b"", b"null", b"[]", b"{}", b'{"output": 5}', b'{"error": 5}',
     b'{"error": {"frames": [[1, 2]]}}', b'{"error": {"phase": "check", "frames": "x"}}',
     b'{"stdout": 5}', b'{"output_error": {"a": 1}}', b"\xff\xfe", b"[" * 100_000,
-    b'{"output": {"int": ' + b"9" * 5000 + b"}}", b"1e999", b'{"output": {"str": "x"}, "record": 5}',
-    b'{"output": {"str": "x"}, "check": 5}', ('{"output": ' + _deep(3000) + "}").encode(),
+    b'{"output": ' + b"9" * 5000 + b"}", b"1e999", b'{"output": "x", "record": 5}',
+    b'{"output": "x", "check": 5}', ('{"output": ' + _deep(3000) + "}").encode(),
     b'{"stdout": "1e999"}', b'{"stdout": "\\u0000"}', b'{"stdout": "nan"}',
     b'{"stdout": "' + b"9" * 5000 + b'"}', b'{"stdout": "inf inf"}',
 ]
@@ -95,7 +102,7 @@ def _correct(record, data: bytes) -> bool:
         out = json.loads(data).get("output")
     except (ValueError, AttributeError, RecursionError):
         return False
-    return isinstance(out, dict) and out.get("str") == record.tests[0]["expected"]
+    return isinstance(out, str) and out == record.tests[0]["expected"]
 
 
 def test_stage_one_is_total(qhack_problems):

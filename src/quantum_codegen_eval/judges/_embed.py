@@ -35,11 +35,15 @@ def job_source(entry: ModuleType, function: str = "main", *args: object) -> str:
             same = False
         if not same:
             raise TypeError(f"job argument is not a literal: {type(arg).__name__}")
-    modules = [(name, _source(name)) for name in needed(entry.__name__)]
     call = ", ".join(repr(a) for a in args)
-    return (_source(_bootstrap.__name__)
-            + f"\n\n_install({modules!r})\n"
-            + f"sys.modules[{entry.__name__!r}].{function}({call})\n")
+    return modules_source(entry) + f"sys.modules[{entry.__name__!r}].{function}({call})\n"
+
+
+def modules_source(entry: ModuleType) -> str:
+    """The start of :func:`job_source`'s script: the bootstrap and the modules ``entry`` needs,
+    installed, without a call."""
+    modules = [(name, _source(name)) for name in needed(entry.__name__)]
+    return _source(_bootstrap.__name__) + f"\n\n_install({modules!r})\n"
 
 
 @functools.cache
@@ -75,6 +79,8 @@ def _imports(name: str) -> list[str]:
                 parts = package.split(".")
                 anchor = ".".join(parts[: len(parts) - node.level + 1])
                 base = f"{anchor}.{base}" if base else anchor
+            if base.split(".")[0] != top:  # a framework: never imported here (it may be absent)
+                continue
             # `from pkg import mod` names a module when it is one; else it is an attribute
             targets = [f"{base}.{a.name}" if _is_module(f"{base}.{a.name}") else base
                        for a in node.names]

@@ -15,15 +15,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from . import payload
+from .. import _embed
+from .jobs import payload
 
 RESULT_FILE = "qce_result.json"
 JOB_FILE = "qce_job.json"
 CHECK_FILE = "qce_check.json"
 CHECKED_FILE = "qce_checked.json"
-PAYLOAD_SOURCE = Path(payload.__file__).read_text(encoding="utf-8")
+#: the wire codec's modules, then the names these programs use
+PAYLOAD_SOURCE = (_embed.modules_source(payload)
+                  + f"from {payload.__name__} import PayloadError, decode, encode\n")
 
 _PROGRAM_MAIN = r'''
 def _qce_main():

@@ -4,7 +4,7 @@ candidate in the sandbox, reached through a proxy.
 Stages (judges/base.py): ``T0`` a trusted job runs ``check(proxy)`` until the first call and
 reports its arguments (and, speculatively, the next calls'); ``U1`` the candidate's job runs the
 completion and calls the function on all recorded arguments, in order, in one fresh process,
-returning the results serialised (``transport.py``); ``T1`` the trusted job replays ``check``
+returning the results serialised (the wire codec, ``jobs/codec.py``); ``T1`` the trusted job replays ``check``
 from the start with the known results rebuilt as real objects; ... until ``check`` completes or
 raises. A call's first recorded result is final (a re-run only rebuilds the program's state).
 The verdict is decided from the trusted job's report only; the candidate's bytes are split into
@@ -25,12 +25,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ...verdict import TestResult, Verdict
+from .. import _embed
 from ..base import MAX_STAGES, Evidence, judge_error, make_verdict, read_result
-from . import frames, runner, trusted
+from .jobs import frames, runner, trusted
 from .modes import UNSUPPORTED, check_mode, task_number
 from .program import candidate_program, check_source, completion_code
 
@@ -56,7 +56,6 @@ OUTPUT_BYTES = 16 << 20
 #: into the job's source); code over this many characters is not run: a judge limit
 MAX_CODE_CHARS = 1_000_000
 
-_TRANSPORT = Path(__file__).with_name("transport.py")
 #: exceptions of the test's own code that say the environment lacks something it needs (a
 #: module, an optional library, an account): the check cannot run here, a judge error
 ENVIRONMENT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError",
@@ -120,8 +119,7 @@ class QiskitHumanEvalJudge:
         if st.files is not None:
             body += frames.pack(b"F", st.files)
         known = json.dumps({"fps": st.fps[:len(st.results)]})
-        source = trusted.job_source(_TRANSPORT.read_text(encoding="utf-8"),
-                                    check_source(problem), problem.entry_point)
+        source = _embed.job_source(trusted, "main", check_source(problem), problem.entry_point)
         return Job(source, id=f"{problem.config}:{problem.task_id}:t{st.rounds}",
                    files={trusted.KNOWN_FILE: known, trusted.RESULTS_FILE: body},
                    collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self._preload(problem),
@@ -130,8 +128,8 @@ class QiskitHumanEvalJudge:
     def _candidate_job(self, problem: Any, completion: str, st: _State):
         from ...execution import Job
 
-        source = runner.job_source(_TRANSPORT.read_text(encoding="utf-8"),
-                                   candidate_program(problem, completion), problem.entry_point)
+        source = _embed.job_source(runner, "main", candidate_program(problem, completion),
+                                   problem.entry_point)
         calls = [{"args": c["args"], "kwargs": c["kwargs"], "rng": c.get("rng")}
                  for c in st.calls]
         return Job(source, id=f"{problem.config}:{problem.task_id}:u{st.rounds + 1}",

@@ -1,18 +1,19 @@
 """The untrusted side: run the candidate's program, then call its function on the given inputs.
 
-The text of this module is the body of the sandbox job that runs the completion, followed by
-``main(transport_source, program, entry_point)`` (see :func:`job_source`); the job cannot import
-this package. The calls come from ``__qce_calls.json``; the results go to ``__qce_frames.bin``
-(see ``frames.py``). It holds no test, no expected value and no verdict: whatever the program
+A job module: the judge ships it (with the codec) into the sandbox job that runs the completion
+with ``judges/_embed.job_source(runner, "main", program, entry_point)``. The calls come from ``__qce_calls.json``; the results go to ``__qce_frames.bin``
+(see :mod:`.frames`). It holds no test, no expected value and no verdict: whatever the program
 does in this process, it can only change the data it returns.
 """
 
 import json
 import os
-import struct
 import sys
-import types
 from pathlib import Path
+
+from ...jobs import wire
+from . import frames
+from .codec import CODEC
 
 CALLS_FILE = "__qce_calls.json"
 FRAMES_FILE = "__qce_frames.bin"
@@ -25,23 +26,23 @@ def _mutable(value):
     return type(value).__name__ in ("list", "dict", "ndarray", "QuantumCircuit")
 
 
-def _record(t, fn, call):
+def _record(fn, call):
     """Run one call; (record, stop). The record is the return value or the exception."""
-    args = [t.decode(a) for a in call["args"]]
-    kwargs = {k: t.decode(v) for k, v in call["kwargs"]}
+    args = [CODEC.decode(a) for a in call["args"]]
+    kwargs = {k: CODEC.decode(v) for k, v in call["kwargs"]}
     rng = call.get("rng")
     if rng:  # start from the test's global random states, as in one process
         import random
 
         import numpy as np
 
-        state = t.decode(rng)
+        state = CODEC.decode(rng)
         np.random.set_state(state["np"])
         random.setstate(state["py"])
     slots = list(enumerate(args)) + list(kwargs.items())
-    before = {k: t.fingerprint(v) for k, v in slots if _mutable(v)}
+    before = {k: CODEC.fingerprint(v) for k, v in slots if _mutable(v)}
     try:
-        rec = {"ok": True, "value": t.encode(fn(*args, **kwargs))}
+        rec = {"ok": True, "value": CODEC.encode(fn(*args, **kwargs))}
     except SystemExit as exc:
         return {"ok": False, "exit": repr(exc.code)[:200]}, True
     except BaseException as exc:  # the candidate's exception is data too
@@ -51,12 +52,12 @@ def _record(t, fn, call):
             message = "<unprintable>"
         rec = {"ok": False, "exc": {"type": type(exc).__name__,
                                     "module": str(type(exc).__module__), "message": message}}
-    rec["mutated"] = [[k, t.encode(v)] for k, v in slots
-                      if k in before and t.fingerprint(v) != before[k]]
+    rec["mutated"] = [[k, CODEC.encode(v)] for k, v in slots
+                      if k in before and CODEC.fingerprint(v) != before[k]]
     return rec, False
 
 
-def _files(t):
+def _files():
     out, total = {}, 0
     for name in sorted(os.listdir("."))[:256]:
         if name.startswith("__qce") or not os.path.isfile(name):
@@ -64,19 +65,18 @@ def _files(t):
         size = os.path.getsize(name)
         if size > MAX_FILE_BYTES or total + size > MAX_FILES_BYTES or len(out) >= MAX_FILES:
             continue
-        out[name] = t._b64(Path(name).read_bytes())
+        out[name] = wire.b64(Path(name).read_bytes())
         total += size
     return out
 
 
-def main(transport_source, program, entry_point):
-    t = sys.modules["_qce_transport"] = types.ModuleType("_qce_transport")
-    exec(compile(transport_source, "<transport>", "exec"), t.__dict__)
+def main(program, entry_point):
+    """Run ``program``, then its ``entry_point`` on each call of :data:`CALLS_FILE`."""
     calls = json.loads(Path(CALLS_FILE).read_text(encoding="utf-8"))
     out = open(FRAMES_FILE, "wb", buffering=0)  # noqa: SIM115 - written frame by frame
 
     def frame(kind, payload=b""):
-        out.write(struct.pack(">cI", kind, len(payload)) + payload)
+        out.write(frames.pack(kind, payload))
 
     # nothing reads the program's stdout: a correct function that prints in each of many calls
     # must not reach the sandbox's output limit (stderr stays for tracebacks, under a high cap)
@@ -94,16 +94,11 @@ def main(transport_source, program, entry_point):
     frame(b"L")
     fn = ns[entry_point]
     for call in calls:
-        rec, stop = _record(t, fn, call)
+        rec, stop = _record(fn, call)
         frame(b"C", json.dumps(rec).encode())
         if stop:
             break
-    frame(b"F", json.dumps(_files(t)).encode())
+    frame(b"F", json.dumps(_files()).encode())
     frame(b"E")
     out.close()
 
-
-def job_source(transport_source: str, program: str, entry_point: str) -> str:
-    """The source of the candidate's job."""
-    return (Path(__file__).read_text(encoding="utf-8")
-            + f"\n\nmain({transport_source!r}, {program!r}, {entry_point!r})\n")

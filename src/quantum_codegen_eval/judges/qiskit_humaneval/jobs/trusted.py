@@ -1,8 +1,8 @@
 """The trusted side: run the test's ``check(candidate)`` against a proxy of the candidate.
 
-The text of this module is the body of a trusted sandbox job (the judge's own code, the task's
-prompt and test; no completion code), followed by ``main(...)`` (see :func:`job_source`). The
-proxy answers the calls whose results the candidate's job already produced (``__qce_known.json``
+A job module: the judge ships it (with the codec) into a trusted sandbox job (the judge's own
+code, the task's prompt and test; no completion code) with
+``judges/_embed.job_source(trusted, "main", check_source, entry_point)``. The proxy answers the calls whose results the candidate's job already produced (``__qce_known.json``
 lists each call's argument fingerprint; ``__qce_results.bin`` holds the result frames), rebuilt
 from safe serialisations. At the first call with no known result it records the arguments, then
 keeps going *speculatively* to collect the next calls' arguments (an unknown result is a
@@ -19,10 +19,12 @@ payloads, the program dying in a call) are ``BaseException`` subclasses, so a te
 import json
 import os
 import re
-import struct
 import sys
-import types
 from pathlib import Path
+
+from ...jobs import wire, wire_qiskit
+from . import frames
+from .codec import CODEC
 
 KNOWN_FILE = "__qce_known.json"
 RESULTS_FILE = "__qce_results.bin"
@@ -63,15 +65,6 @@ class Pending:
     __rtruediv__ = __floordiv__ = __mod__ = __pow__ = __neg__ = __abs__ = __float__ = _end
     __int__ = __index__ = __complex__ = __repr__ = __str__ = __format__ = __array__ = _end
     __matmul__ = __rmatmul__ = __and__ = __or__ = __xor__ = __round__ = _end
-
-
-def _read_frames(data):
-    out, pos = [], 0
-    while pos + 5 <= len(data):
-        kind, size = struct.unpack_from(">cI", data, pos)
-        out.append((kind, data[pos + 5:pos + 5 + size]))
-        pos += 5 + size
-    return out
 
 
 def _seed():
@@ -145,8 +138,8 @@ def _apply_mutation(original, new):
 
 
 class Proxy:
-    def __init__(self, t, known, results):
-        self.t, self.known, self.results = t, known, results
+    def __init__(self, codec, known, results):
+        self.codec, self.known, self.results = codec, known, results
         self.index = 0
         self.need_from = None
         self.speculated, self.spec_bytes = [], 0
@@ -156,30 +149,30 @@ class Proxy:
         kind, payload = frame
         if kind == b"D":
             raise ProxyFailure("died", "the program ended during this call", i)
-        t = self.t
+        codec = self.codec
         try:
-            if len(payload) > t.BOUNDS.bytes:
-                raise t.PayloadError(f"{len(payload)} bytes is over {t.BOUNDS.bytes}")
+            if len(payload) > codec.limits.bytes:
+                raise wire.WireError(f"{len(payload)} bytes is over {codec.limits.bytes}")
             try:
                 rec = json.loads(payload)
             except (ValueError, RecursionError):
-                raise t.PayloadError("a call record that is not JSON") from None
+                raise wire.WireError("a call record that is not JSON") from None
             if not isinstance(rec, dict) or not isinstance(rec.get("ok"), bool):
-                raise t.PayloadError("a call record without 'ok'")
+                raise wire.WireError("a call record without 'ok'")
             mutated = rec.get("mutated") or []
             if not isinstance(mutated, list) or len(mutated) > len(args) + len(kwargs):
-                raise t.PayloadError("bad 'mutated' list")
+                raise wire.WireError("bad 'mutated' list")
             changes = []
             for slot in mutated:
                 if not isinstance(slot, list) or len(slot) != 2:
-                    raise t.PayloadError("bad 'mutated' entry")
-                changes.append((slot[0], t.decode(slot[1])))
-            value = t.decode(rec.get("value")) if rec["ok"] else None
-        except t.TransportLimit as exc:
+                    raise wire.WireError("bad 'mutated' entry")
+                changes.append((slot[0], codec.decode(slot[1])))
+            value = codec.decode(rec.get("value")) if rec["ok"] else None
+        except wire.TransportLimit as exc:
             raise ProxyFailure("limit", str(exc), i) from None
-        except t.UnsupportedValue as exc:
+        except wire.UnsupportedValue as exc:
             raise ProxyFailure("unsupported", str(exc), i) from None
-        except t.PayloadError as exc:
+        except wire.WireError as exc:
             raise ProxyFailure("payload", str(exc), i) from None
         for key, new in changes:
             target = (args[key] if type(key) is int and 0 <= key < len(args)
@@ -198,7 +191,7 @@ class Proxy:
     def __call__(self, *args, **kwargs):
         i = self.index
         self.index += 1
-        fp = self.t.fingerprint([list(args), sorted(kwargs.items())])
+        fp = self.codec.fingerprint([list(args), sorted(kwargs.items())])
         if self.need_from is None:
             if i < len(self.known) and i < len(self.results) and self.known[i] == fp:
                 self.used = i + 1
@@ -207,9 +200,9 @@ class Proxy:
         return self._speculate(i, fp, args, kwargs)
 
     def _speculate(self, i, fp, args, kwargs):
-        call = {"fp": fp, "rng": self.t.encode(rng_state()),
-                "args": [self.t.encode(a) for a in args],
-                "kwargs": [[k, self.t.encode(v)] for k, v in kwargs.items()]}
+        call = {"fp": fp, "rng": self.codec.encode(rng_state()),
+                "args": [self.codec.encode(a) for a in args],
+                "kwargs": [[k, self.codec.encode(v)] for k, v in kwargs.items()]}
         text = json.dumps(call)
         if '"$": "unsupported"' in text:
             if i > self.need_from:  # e.g. a stand-in passed on as an argument: ask it later
@@ -229,13 +222,12 @@ class Proxy:
         return Pending()
 
 
-def main(transport_source, check_source, entry_point):
-    t = sys.modules["_qce_transport"] = types.ModuleType("_qce_transport")
-    exec(compile(transport_source, "<transport>", "exec"), t.__dict__)
+def main(check_source, entry_point):
+    """Run the test's ``check`` on a proxy of the candidate; the outcome to :data:`OUT_FILE`."""
     known = json.loads(Path(KNOWN_FILE).read_text(encoding="utf-8"))
-    frames = _read_frames(Path(RESULTS_FILE).read_bytes())
-    results = [f for f in frames if f[0] in (b"C", b"D")]
-    files = [f for f in frames if f[0] == b"F"]
+    got = frames.split(Path(RESULTS_FILE).read_bytes())
+    results = [f for f in got if f[0] in (b"C", b"D")]
+    files = [f for f in got if f[0] == b"F"]
     out = Path(OUT_FILE).resolve()
 
     def emit(outcome):
@@ -249,28 +241,28 @@ def main(transport_source, check_source, entry_point):
         try:
             raw_files = files[-1][1]
             if len(raw_files) > 8 << 20:
-                raise t.PayloadError("files: too large")
+                raise wire.WireError("files: too large")
             try:
                 written = json.loads(raw_files)
             except (ValueError, RecursionError):
-                raise t.PayloadError("files: not JSON") from None
+                raise wire.WireError("files: not JSON") from None
             if not isinstance(written, dict):
-                raise t.PayloadError("files: expected an object")
+                raise wire.WireError("files: expected an object")
             for name, data in written.items():
                 if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", str(name)) or \
                         name.startswith("__qce") or not isinstance(data, str) or \
                         name.lower().endswith(_CODE_SUFFIXES):
-                    raise t.PayloadError(f"files: name {str(name)[:80]!r} not accepted")
-                raw = t._unb64(data, t.BOUNDS)
+                    raise wire.WireError(f"files: name {str(name)[:80]!r} not accepted")
+                raw = wire.unb64(data, CODEC.limits)
                 if name.endswith(".qpy"):
-                    t._check_qpy_header(raw, t.BOUNDS)
+                    wire_qiskit.check_qpy_header(raw, CODEC.limits)
                 Path(name).write_bytes(raw)
-        except (t.PayloadError, t.UnsupportedValue) as exc:
+        except (wire.WireError, wire.UnsupportedValue) as exc:
             emit({"state": "done", "result": "proxy", "reason": "payload",
                   "message": f"the files the program wrote: {exc}", "index": None})
 
     _seed()
-    proxy = Proxy(t, [c for c in known["fps"]], results)
+    proxy = Proxy(CODEC, [c for c in known["fps"]], results)
 
     def candidate(*args, **kwargs):
         return proxy(*args, **kwargs)
@@ -290,7 +282,7 @@ def main(transport_source, check_source, entry_point):
     except ProxyFailure as exc:
         outcome = {"result": "proxy", "reason": exc.reason, "message": exc.message,
                    "index": exc.index}
-    except t.IteratorLimit as exc:
+    except wire.IteratorLimit as exc:
         outcome = {"result": "proxy", "reason": "limit", "message": str(exc), "index": None}
     except BaseException as exc:
         name = getattr(exc, "_qce_candidate", None)
@@ -305,8 +297,3 @@ def main(transport_source, check_source, entry_point):
               "calls": proxy.speculated})
     emit({"state": "done", "used": proxy.used, "calls": proxy.index, **outcome})
 
-
-def job_source(transport_source: str, check_source: str, entry_point: str) -> str:
-    """The source of the trusted check job."""
-    return (Path(__file__).read_text(encoding="utf-8")
-            + f"\n\nmain({transport_source!r}, {check_source!r}, {entry_point!r})\n")

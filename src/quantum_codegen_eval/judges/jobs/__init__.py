@@ -1,0 +1,2 @@
+"""Job modules shared by the judges (shipped into sandbox jobs by ``judges/_embed.py``): the wire
+codec (``wire`` and its per-framework extensions)."""
