@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ...verdict import TestResult, Verdict
-from ..base import MAX_STAGES, judge_error
+from ..base import judge_error
 from . import frames, runner, trusted
 from .modes import UNSUPPORTED, check_mode, task_number
 from .program import candidate_program, check_source, completion_code
@@ -39,8 +39,13 @@ DEFAULT_TIME_LIMIT = 60.0
 #: the wall clock allows this many times the CPU limit: a loaded machine must not turn a slow
 #: run into TLE, while a program that sleeps or waits still ends
 WALL_FACTOR = 3.0
-#: candidate runs per sample: stages are T0, (U, T) * rounds
-MAX_ROUNDS = (MAX_STAGES - 1) // 2
+#: candidate runs per sample (stages are T0, (U, T) * rounds): a check that uses each of many
+#: calls' results before the next call needs one round per call (upstream: at most 7, task 145)
+MAX_ROUNDS = 40
+#: every round re-runs the program and the check from the start, so a sample's work grows with
+#: the square of its rounds: a new round starts only while the CPU seconds of all the sample's
+#: jobs so far (both sides) are under this many times ``time_limit``; past it, a judge error
+ROUND_BUDGET = 10.0
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
 #: a candidate job's output larger than this is malformed (the sandbox caps files anyway)
 MAX_FRAMES_BYTES = 64 << 20
@@ -71,6 +76,7 @@ class _State:
     rounds: int = 0
     last_from: int = -1
     wall: float = 0.0
+    cpu: float = 0.0   # CPU seconds of every job so far (the round budget)
 
 
 @dataclass
@@ -88,6 +94,8 @@ class QiskitHumanEvalJudge:
     #: the trusted check's random states are seeded and every call of the candidate starts from
     #: the state the check had at that call (a replay repeats the same run)
     deterministic = True
+    #: T0 and a candidate job and a trusted job per round (``judges.base.stage_limit``)
+    max_stages = 2 * MAX_ROUNDS + 1
 
     def reads(self, problem: Any, completion: str) -> str:
         """What the verdict depends on: the completion's code (``completion_code``)."""
@@ -149,6 +157,7 @@ class QiskitHumanEvalJudge:
         st = _State()
         for k, r in enumerate(results):
             st.wall += r.wall_time or 0.0
+            st.cpu += r.cpu_time or 0.0
             last = k == len(results) - 1
             step = self._after_trusted(problem, st, r) if k % 2 == 0 else \
                 self._after_candidate(problem, st, r)
@@ -157,11 +166,25 @@ class QiskitHumanEvalJudge:
             if last:
                 if k % 2 == 1:
                     return [self._trusted_job(problem, st)]
-                if st.rounds >= MAX_ROUNDS:
-                    return self._judge_error(problem, st, f"check() needs more than {MAX_ROUNDS} "
-                                             "rounds of calls", proxy_rounds_exceeded=True)
+                limit = self._round_limit(problem, st)
+                if limit is not None:
+                    return limit
                 return [self._candidate_job(problem, completion, st)]
         raise AssertionError("decide() without results")  # pragma: no cover
+
+    def _round_limit(self, problem: Any, st: _State) -> Verdict | None:
+        """A judge error when another round would pass the judge's bounds (rounds, CPU)."""
+        budget = ROUND_BUDGET * self.time_limit
+        if st.rounds >= MAX_ROUNDS:
+            why, kind = f"check() needs more than {MAX_ROUNDS} rounds of calls", "rounds"
+        elif st.cpu >= budget:
+            why, kind = (f"round {st.rounds + 1} not started: the sample's jobs used "
+                         f"{st.cpu:.1f} CPU s in {st.rounds} rounds, the judge's budget is "
+                         f"{budget:g} ({ROUND_BUDGET:g} x the time limit)"), "round_budget"
+        else:
+            return None
+        return self._judge_error(problem, st, why, proxy_rounds_exceeded=True, judge_limit=kind,
+                                 cpu_seconds=round(st.cpu, 3))
 
     def _after_candidate(self, problem: Any, st: _State, r: Any) -> Verdict | None:
         st.rounds += 1
