@@ -64,6 +64,21 @@ ENVIRONMENT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError",
                                 "InvalidAccountError"})
 
 
+#: packages whose own code may report the environment lacking something (an exception of the
+#: program's call counts as the environment's only when raised in one of them)
+LIBRARIES = frozenset({"qiskit", "qiskit_aer", "qiskit_ibm_runtime", "qiskit_ibm_transpiler"})
+
+
+def _library_says_lacking(out: dict) -> bool:
+    """Whether an environment exception re-raised from the program's call is the environment's:
+    its class and the code that raised it are a library's (the program's report) and the
+    trusted job found the library or account missing here (``lacks``: its own check)."""
+    raised = out.get("raised")
+    if not isinstance(raised, dict) or out.get("lacks") is not True:
+        return False
+    return all(str(raised.get(k, "")).split(".")[0] in LIBRARIES for k in ("module", "site"))
+
+
 @dataclass
 class _State:
     """What the stages so far established for one sample."""
@@ -266,13 +281,14 @@ class QiskitHumanEvalJudge:
         if result == "fail":
             exc, origin = str(out.get("type")), out.get("origin")
             text = f"{exc}: {out.get('message', '')}"
-            if origin == "candidate" and exc in ENVIRONMENT_ERRORS - {"ImportError",
-                                                                     "ModuleNotFoundError"}:
-                # qiskit's own word that an optional library or an account is missing here (a
-                # program importing a module that does not exist is its own error)
+            if origin == "candidate" and exc in ENVIRONMENT_ERRORS and _library_says_lacking(out):
+                # qiskit, called by the program, says an optional library or an account is
+                # missing, and the trusted job found it missing here (a program raising the name
+                # itself, or importing a module that does not exist, is its own error)
                 return self._judge_error(problem, st, f"the program's function needs what this "
                                          f"environment lacks: {text}"[:1000], exception_type=exc,
-                                         exception_origin=origin, environment_error=True)
+                                         exception_origin=origin, environment_error=True,
+                                         raised_in=str(out["raised"]["site"]))
             if origin == "candidate":  # raised by the program's function, re-raised in check()
                 return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
                                      f"in the program's function: {text}",
