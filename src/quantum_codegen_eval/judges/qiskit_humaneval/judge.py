@@ -13,7 +13,10 @@ frames here and parsed (bounded) only in the trusted job.
 Status mapping: ``check`` completes -> ``AC``; ``AssertionError`` -> ``WA``; another exception
 of ``check()``'s own code (on the program's result) -> ``WA``; one re-raised from the
 candidate's call -> ``RE`` classified by type; the test unable to run here (its imports, a
-missing optional library or account) or a task declared unrunnable -> a judge error;
+missing optional library or account) or a task declared unrunnable -> a judge error; a missing
+library or account reported from the candidate's call -> a judge error only when a library raised
+it and the trusted job finds it missing (``_library_says_lacking``), else the program's ``RE``;
+more than ``MAX_ROUNDS`` rounds or ``ROUND_BUDGET`` x ``time_limit`` CPU s -> a judge error;
 a returned value that cannot cross safely -> ``RE`` (``details["proxy_unsupported"]``); a
 malformed payload -> ``RE``; the program dying in a call or at top level -> ``RE``/``TLE``/
 ``MLE``; no code -> ``FORMAT``. ``time_limit`` counts CPU seconds per job; the wall clock is
