@@ -65,8 +65,6 @@ _TRANSPORT = Path(__file__).with_name("transport.py")
 ENVIRONMENT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError",
                                 "MissingOptionalLibraryError", "AccountNotFoundError",
                                 "InvalidAccountError"})
-
-
 #: packages whose own code may report the environment lacking something (an exception of the
 #: program's call counts as the environment's only when raised in one of them)
 LIBRARIES = frozenset({"qiskit", "qiskit_aer", "qiskit_ibm_runtime", "qiskit_ibm_transpiler"})
