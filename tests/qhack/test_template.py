@@ -218,12 +218,14 @@ def test_prepare_keeps_top_level_loops_a_contestants_file_runs():
             "for a in range(2):\n    json.loads = None\n"
             "for helper in range(2):\n    pass\n"
             "for t, (input_, expected_output) in enumerate(test_cases):\n    print(run(input_))\n"
+            "import sys\nfor fg in [sys._getframe(0).f_globals]:\n    fg['solve'] = None\n"
             "def solve(a, b):\n    return a + b + M[2, 2] + k\n")
     prep = prepare(_problem(), code)
     assert "M[i, j] = 3 * i + j" in prep.source and "while k < 2" in prep.source
     assert "rows.append(row)" in prep.source and "json.loads" not in prep.source
     assert "for helper" not in prep.source and "run(input_)" not in prep.source
-    assert prep.dropped == ["attribute assignment", "helper", "test loop"]
+    assert "fg['solve']" not in prep.source
+    assert prep.dropped == ["attribute assignment", "helper", "test loop", "f_globals"]
     ns: dict = {}
     exec(prep.source, ns)
     assert ns["M"][2, 2] == 8 and ns["k"] == 2 and ns["rows"] == [[1, 0], [0, 1]]

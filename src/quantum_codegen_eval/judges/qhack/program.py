@@ -20,7 +20,8 @@ HARNESS_NAMES = frozenset({"run", "check", "test_cases"})
 #: names that, outside a function body, reach into modules, globals or builtins
 _REACHING = frozenset({"setattr", "delattr", "globals", "vars", "locals", "__setattr__",
                        "__delattr__", "__dict__", "__builtins__", "builtins", "__import__",
-                       "exec", "eval", "compile", "__class__", "__globals__", "modules"})
+                       "exec", "eval", "compile", "__class__", "__globals__", "modules",
+                       "f_globals", "f_locals", "f_builtins", "_getframe"})
 #: those that reach as attributes too (``exec``, ``compile``, ... are also ordinary attribute
 #: names: ``qml.compile``, ``re.compile``)
 _REACHING_ATTRS = _REACHING - {"exec", "eval", "compile", "vars", "locals", "globals"}
