@@ -90,3 +90,18 @@ def test_task_145_needs_seven_rounds(qhe_dir, sandbox):
                             [(task, task.canonical_solution), (task, wrong)], sandbox)
     assert right.status == "AC" and right.details["rounds"] == 7, right.message
     assert bad.status == "WA" and bad.details["rounds"] == 6 and not bad.judge_error, bad.message
+
+
+def test_evaluate_runs_past_the_default_stage_bound(sandbox):
+    """``evaluate`` reads the judge's own stage bound: 12 rounds are 25 stages (over the default
+    16), and the samples get the verdicts ``judge_many`` gives."""
+    from quantum_codegen_eval.evaluate import evaluate
+
+    report = evaluate({TWELVE.task_id: ["```python\ndef double(n):\n    return 2 * n\n```",
+                                        "```python\ndef double(n):\n    return 2 * n + (n == 10)\n"
+                                        "```"]},
+                      "qiskit_humaneval", "normal", problems={TWELVE.task_id: TWELVE},
+                      judge=qhe.make_judge(time_limit=20.0), sandbox=sandbox, k=(1,),
+                      metrics=("pass@k",))
+    assert sorted(s["status"] for s in report.per_sample) == ["AC", "WA"], report.per_sample
+    assert not any(s.get("judge_error") for s in report.per_sample), report.per_sample
