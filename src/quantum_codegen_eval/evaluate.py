@@ -482,7 +482,7 @@ def _run_planned(planned, judge, problems, sandbox, run: _Run, bar, slots=None) 
     from concurrent.futures import FIRST_COMPLETED, wait
     from dataclasses import replace
 
-    from .judges.base import MAX_STAGES
+    from .judges.base import stage_limit
 
     order = itertools.count()
     results: dict[str, list[Any]] = {}
@@ -534,8 +534,9 @@ def _run_planned(planned, judge, problems, sandbox, run: _Run, bar, slots=None) 
             finish(key, out)
         elif not out:
             finish(key, judge_error(judge, sample.problem_id, "decide() returned no verdict"))
-        elif stages[key] >= MAX_STAGES:
-            finish(key, judge_error(judge, sample.problem_id, f"more than {MAX_STAGES} stages"))
+        elif stages[key] >= stage_limit(judge):
+            finish(key, judge_error(judge, sample.problem_id,
+                                    f"more than {stage_limit(judge)} stages"))
         else:
             submit(key, list(out))
 

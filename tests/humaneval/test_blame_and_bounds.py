@@ -63,16 +63,32 @@ BLAME = [
      "RE", None, "setup", "cannot run here"),
     ("check() imports what is not installed", CHECK_IMPORT, "\n    return 1\n",
      "RE", None, "check", "cannot run here"),
+    # the environment lacking a library is a judge error only when qiskit, called by the
+    # program, says so and the trusted job finds it missing here (Graphviz is not installed)
     ("qiskit says an optional library is missing", SV,
-     "\n    from qiskit.exceptions import MissingOptionalLibraryError\n"
-     "    raise MissingOptionalLibraryError('graphviz', 'plot', 'apt install graphviz')\n",
+     "\n    from qiskit.visualization import plot_coupling_map\n"
+     "    return plot_coupling_map(2, [[0, 0], [1, 0]], [[0, 1]])\n",
      "RE", None, "candidate", "environment lacks"),
-    # the exception's name is the program's claim: a class of its own so named hides nothing
-    # better than a judge error (never a pass; counted and flagged as a judge error)
+    # the program raising such a name itself hides a wrong answer no more: its own error
+    ("it raises qiskit's MissingOptionalLibraryError itself", SV,
+     "\n    from qiskit.exceptions import MissingOptionalLibraryError\n"
+     "    raise MissingOptionalLibraryError('Graphviz', 'plot', 'apt install graphviz')\n",
+     "RE", "reasoning", "candidate", "in the program's function: MissingOptionalLibraryError"),
     ("its own class named MissingOptionalLibraryError", SV,
      "\n    class MissingOptionalLibraryError(ImportError):\n        pass\n"
      "    raise MissingOptionalLibraryError('graphviz')\n",
-     "RE", None, "candidate", "environment lacks"),
+     "RE", "reasoning", "candidate", "in the program's function: MissingOptionalLibraryError"),
+    ("it raises AccountNotFoundError itself", SV,
+     "\n    from qiskit_ibm_runtime.accounts import AccountNotFoundError\n"
+     "    raise AccountNotFoundError('no account')\n",
+     "RE", "reasoning", "candidate", "in the program's function: AccountNotFoundError"),
+    # a raise site forged to look like qiskit's, for a library installed here (matplotlib)
+    ("a forged qiskit raise site for a library that is installed", SV,
+     "\n    from qiskit.exceptions import MissingOptionalLibraryError as E\n"
+     "    ns = {'__name__': 'qiskit.visualization.fake', 'E': E}\n"
+     "    exec('def f():\\n    raise E(\"matplotlib\", \"plot\")', ns)\n"
+     "    ns['f']()\n",
+     "RE", "reasoning", "candidate", "in the program's function: MissingOptionalLibraryError"),
     ("check() passes an argument that cannot cross (a function)", LAMBDA, "\n    return f(2)\n",
      "RE", None, None, "cannot be sent to the program"),
     ("a wrong answer on a task flagged unrunnable", FLAGGED, "\n    return 2\n",
@@ -97,6 +113,28 @@ def test_blame_follows_where_the_exception_was_raised(blame, i):
     assert v.details.get("exception_origin") == origin and fragment in v.message, v.message
     if task.unrunnable:
         assert v.details["unrunnable"] == task.unrunnable
+
+
+def test_the_trusted_side_checks_what_the_environment_lacks():
+    """The claim of an exception from the program's call is checked with qiskit's own tests of
+    its optional libraries (Graphviz is not installed here, matplotlib is)."""
+    from quantum_codegen_eval.judges.qiskit_humaneval import trusted
+
+    lacks = trusted.environment_lacks
+    assert lacks("MissingOptionalLibraryError", "The 'Graphviz' library is required to use 'x'.")
+    assert not lacks("MissingOptionalLibraryError",
+                     "MissingOptionalLibraryError: The 'matplotlib' library is required to use 'x'.")
+    assert lacks("MissingOptionalLibraryError", "The 'qce_not_a_module' library is required to")
+    assert not lacks("MissingOptionalLibraryError", "graphviz is missing")
+    assert not lacks("ValueError", "The 'Graphviz' library is required to use 'x'.")
+    says = judge._library_says_lacking
+    claim = {"raised": {"module": "qiskit.exceptions", "site": "qiskit.utils.lazy_tester"},
+             "lacks": True}
+    assert says(claim)
+    assert not says({**claim, "lacks": False})
+    assert not says({**claim, "raised": {"module": "qiskit.exceptions", "site": "__main__"}})
+    assert not says({**claim, "raised": {"module": "__main__", "site": "qiskit.x"}})
+    assert not says({"lacks": True, "raised": "qiskit"})
 
 
 def test_unrunnable_tasks_are_in_the_data_and_the_report(qhe_dir):

@@ -50,6 +50,17 @@ def test_partial_credit(judge, tutorial_1, sandbox):
         False, True]
 
 
+def test_a_top_level_loop_of_the_solution_runs(judge, tutorial_1, sandbox):
+    # the solution fills a table with a top-level loop, as a contestant's file would run it
+    # (dropped before: the table stayed zero and a right answer was WA)
+    code = ("OFFSET = [1, 1]\nfor s in range(2):\n    OFFSET[s] = 0\n\n"
+            "def add_numbers(x, y):\n    return x + y + OFFSET[1]\n")
+    v = judge_one(judge, tutorial_1, code, sandbox)
+    assert (v.status, v.tests_passed) == ("AC", 2), v.message
+    v = judge_one(judge, tutorial_1, code.replace("OFFSET[s] = 0", "OFFSET[s] = 2"), sandbox)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+
+
 def test_unfilled_template_is_not_accepted(judge, tutorial_1, sandbox):
     assert judge_one(judge, tutorial_1, tutorial_1.template, sandbox).status != "AC"
     v = judge_one(judge, tutorial_1, unfilled_solution(tutorial_1), sandbox)

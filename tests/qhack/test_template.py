@@ -211,6 +211,45 @@ def test_prepare_keeps_items_of_the_solutions_own_names():
     assert prep.dropped.count("attribute assignment") == 3
 
 
+def test_prepare_keeps_top_level_loops_a_contestants_file_runs():
+    """A matrix filled by a top-level loop (as a contestant's file did) is kept, nested loops and
+    ``while`` too; a loop storing into the harness's names, rebinding them or driving the
+    template's tests (its own test loop pasted back) is dropped."""
+    code = ("import numpy as np\nM = np.zeros((3, 3))\nfor i in range(3):\n    for j in range(3):\n"
+            "        M[i, j] = 3 * i + j\nk = 0\nwhile k < 2:\n    k += 1\n"
+            "rows = []\nfor r in range(2):\n    row = [0, 0]\n    row[r] = 1\n    rows.append(row)\n"
+            "for a in range(2):\n    json.loads = None\n"
+            "for helper in range(2):\n    pass\n"
+            "for t, (input_, expected_output) in enumerate(test_cases):\n    print(run(input_))\n"
+            "import sys\nfor fg in [sys._getframe(0).f_globals]:\n    fg['solve'] = None\n"
+            "def solve(a, b):\n    return a + b + M[2, 2] + k\n")
+    prep = prepare(_problem(), code)
+    assert "M[i, j] = 3 * i + j" in prep.source and "while k < 2" in prep.source
+    assert "rows.append(row)" in prep.source and "json.loads" not in prep.source
+    assert "for helper" not in prep.source and "run(input_)" not in prep.source
+    assert "fg['solve']" not in prep.source
+    assert prep.dropped == ["attribute assignment", "helper", "test loop", "f_globals"]
+    ns: dict = {}
+    exec(prep.source, ns)
+    assert ns["M"][2, 2] == 8 and ns["k"] == 2 and ns["rows"] == [[1, 0], [0, 1]]
+    assert ns["solve"](1, 2) == 13
+
+
+def test_prepare_loop_may_reuse_a_harness_loop_target():
+    """The template's given loop binds ``i``; the solution's own loop over ``i`` is kept (the
+    harness rebinds ``i`` before it reads it), an assignment to ``i`` or to the harness's
+    ``table`` is still dropped."""
+    template = TEMPLATE.replace('dev = qml.device("default.qubit", wires=1)\n',
+                                'table = [0, 0]\nfor i in range(2):\n    table[i] = i + 1\n')
+    code = ("D = [0, 0, 0]\nfor i in range(3):\n    D[i] = i\ni = 7\n"
+            "for j in range(2):\n    table[j] = 0\n"
+            "def solve(a, b):\n    return D[2] * (a + b)\n")
+    prep = prepare(_problem(template), code)
+    assert "D[i] = i" in prep.source and "i = 7" not in prep.source
+    assert "table[j]" not in prep.source
+    assert prep.dropped == ["i", "attribute assignment"]
+
+
 def test_prepare_drops_repeated_given_code():
     template = TEMPLATE.replace('dev = qml.device("default.qubit", wires=1)\n',
                                 'table = [0, 0]\nfor i in range(2):\n    table[i] = i + 1\n')

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from ..execution import Job, RunResult
 
 #: a judge that asks for more stages than this is broken; the sample gets a judge-error verdict
+#: (a judge may declare its own bound as ``max_stages``: :func:`stage_limit`)
 MAX_STAGES = 16
 
 
@@ -93,6 +94,11 @@ def program_key(judge: Any, completion: str, problem: Any) -> str | None:
     text = judge.reads(problem, completion)
     data = b"\x00" if text is None else b"\x01" + text.encode("utf-8", "surrogatepass")
     return hashlib.sha256(data).hexdigest()[:32]
+
+
+def stage_limit(judge: Any) -> int:
+    """How many stages ``judge`` may ask for: its ``max_stages``, else :data:`MAX_STAGES`."""
+    return int(getattr(judge, "max_stages", MAX_STAGES))
 
 
 def judge_signature(judge: Any) -> dict[str, Any]:
@@ -311,7 +317,8 @@ def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = No
 def _run_stages(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any,
                 verdicts: list[Verdict | None], results: dict[int, list[RunResult]],
                 pending: dict[int, list[Job]]) -> None:
-    for _stage in range(MAX_STAGES):
+    limit = stage_limit(judge)
+    for _stage in range(limit):
         if not pending:
             break
         order = [(i, job) for i, jobs in pending.items() for job in jobs]
@@ -334,7 +341,7 @@ def _run_stages(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any,
                 verdicts[i] = judge_error(judge, _pid(problem), "decide() returned no verdict")
         pending = nxt
     for i in pending:
-        verdicts[i] = judge_error(judge, _pid(items[i][0]), f"more than {MAX_STAGES} stages")
+        verdicts[i] = judge_error(judge, _pid(items[i][0]), f"more than {limit} stages")
 
 
 def judge_one(judge: Judge, problem: Any, completion: str, sandbox: Any = None) -> Verdict:

@@ -20,7 +20,8 @@ HARNESS_NAMES = frozenset({"run", "check", "test_cases"})
 #: names that, outside a function body, reach into modules, globals or builtins
 _REACHING = frozenset({"setattr", "delattr", "globals", "vars", "locals", "__setattr__",
                        "__delattr__", "__dict__", "__builtins__", "builtins", "__import__",
-                       "exec", "eval", "compile", "__class__", "__globals__", "modules"})
+                       "exec", "eval", "compile", "__class__", "__globals__", "modules",
+                       "f_globals", "f_locals", "f_builtins", "_getframe"})
 #: those that reach as attributes too (``exec``, ``compile``, ... are also ordinary attribute
 #: names: ``qml.compile``, ``re.compile``)
 _REACHING_ATTRS = _REACHING - {"exec", "eval", "compile", "vars", "locals", "globals"}
@@ -158,6 +159,37 @@ def _reaches(node: ast.AST, own: set[str] | None = None) -> str | None:
     return None
 
 
+def _loop_targets(node: ast.AST) -> set[str]:
+    """The names a top-level ``for`` loop binds as its target (``i``, ``j`` of ``for i, j``)."""
+    if not isinstance(node, ast.For):
+        return set()
+    return {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+
+
+def harness_loop_only(chunks: list[Chunk]) -> set[str]:
+    """Names the harness binds only as a top-level ``for`` target (a given loop's ``i``): the
+    harness rebinds them before it reads them, so a solution's own loop may use them too."""
+    targets: set[str] = set()
+    other: set[str] = set(HARNESS_NAMES)
+    for c in chunks:
+        if c.kind in ("import", "given", "run", "check", "tests"):
+            try:
+                tree = _parse(c.text)
+            except SyntaxError:
+                continue
+            for stmt in tree.body:
+                own = _loop_targets(stmt)
+                targets |= own
+                other |= bound_names(stmt) - own
+    return targets - other
+
+
+def _drives_harness(node: ast.AST) -> bool:
+    """Whether a statement reads ``run``, ``check`` or ``test_cases``: the template's own test
+    loop pasted back, not solution code."""
+    return any(isinstance(n, ast.Name) and n.id in HARNESS_NAMES for n in ast.walk(node))
+
+
 def _template_arity(chunks: list[Chunk]) -> dict[str, int]:
     out = {}
     for c in chunks:
@@ -186,11 +218,14 @@ def prepare(problem: Any, code: str) -> Prepared:
     """The solution parts of ``code`` (raises :class:`FormatProblem`).
 
     Kept: imports, ``def``/``class`` definitions, assignments to plain names, ``try``/``with``
-    blocks and non-``__main__`` ``if`` blocks. Dropped: anything that binds a name the harness
-    binds (its imports, given code, ``run``, ``check``, ``test_cases``) unless the template asks
-    the contestant to write it; assignments to attributes or items and statements that name
-    ``setattr``, ``globals``, ``builtins``, ... outside a function body; ``from x import *``;
-    top-level calls, loops and ``__main__`` blocks.
+    blocks, non-``__main__`` ``if`` blocks and ``for``/``while`` loops (filling a matrix the
+    solution made, as a contestant's file ran them). Dropped: anything that binds a name the
+    harness binds (its imports, given code, ``run``, ``check``, ``test_cases``) unless the
+    template asks the contestant to write it (a loop's target may be a name the harness binds
+    only as a loop target); assignments to attributes or items (of a name the solution bound
+    itself excepted) and statements that name ``setattr``, ``globals``, ``builtins``, ...
+    outside a function body; loops that read ``run``, ``check`` or ``test_cases`` (the
+    template's test loop); ``from x import *``; top-level calls and ``__main__`` blocks.
     """
     try:
         tree = _parse(code)
@@ -200,6 +235,7 @@ def prepare(problem: Any, code: str) -> Prepared:
     chunks = chunks_of(problem)
     required = list(get(problem, "solution_functions"))
     protected = harness_bound(chunks) - set(required)
+    loop_only = harness_loop_only(chunks)
     # an import may replace a harness import (``from pennylane import numpy as np`` over the
     # template's ``import numpy as np``), as an edited import line did in a pasted template
     importable = harness_imported(chunks)
@@ -222,13 +258,18 @@ def prepare(problem: Any, code: str) -> Prepared:
                 node.names = names
                 text = ast.unparse(node)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign,
-                               ast.AnnAssign, ast.AugAssign, ast.Try, ast.With)) or (
+                               ast.AnnAssign, ast.AugAssign, ast.Try, ast.With, ast.For,
+                               ast.While)) or (
                 isinstance(node, ast.If) and not _is_main_guard(node)):
             names = bound_names(node)
-            why = _reaches(node, set(defined))
+            loop = isinstance(node, (ast.For, ast.While))
+            # a loop may fill an item of a name it binds itself (``row = ...; row[i] = 1``)
+            why = _reaches(node, set(defined) | (names - protected if loop else set()))
             if isinstance(node, ast.ClassDef) and why is None:
                 why = next(filter(None, (_reaches(s) for s in node.body)), None)
-            clash = sorted(names & protected)
+            if loop and why is None and _drives_harness(node):
+                why = "test loop"
+            clash = sorted(names & protected - (_loop_targets(node) & loop_only))
             if clash or why:
                 dropped.append(",".join(clash) or why or "")
                 continue

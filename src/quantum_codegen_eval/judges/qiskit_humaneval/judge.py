@@ -13,7 +13,10 @@ frames here and parsed (bounded) only in the trusted job.
 Status mapping: ``check`` completes -> ``AC``; ``AssertionError`` -> ``WA``; another exception
 of ``check()``'s own code (on the program's result) -> ``WA``; one re-raised from the
 candidate's call -> ``RE`` classified by type; the test unable to run here (its imports, a
-missing optional library or account) or a task declared unrunnable -> a judge error;
+missing optional library or account) or a task declared unrunnable -> a judge error; a missing
+library or account reported from the candidate's call -> a judge error only when a library raised
+it and the trusted job finds it missing (``_library_says_lacking``), else the program's ``RE``;
+more than ``MAX_ROUNDS`` rounds or ``ROUND_BUDGET`` x ``time_limit`` CPU s -> a judge error;
 a returned value that cannot cross safely -> ``RE`` (``details["proxy_unsupported"]``); a
 malformed payload -> ``RE``; the program dying in a call or at top level -> ``RE``/``TLE``/
 ``MLE``; no code -> ``FORMAT``. ``time_limit`` counts CPU seconds per job; the wall clock is
@@ -29,7 +32,7 @@ from typing import Any
 
 from ...verdict import TestResult, Verdict
 from .. import _embed
-from ..base import MAX_STAGES, Evidence, judge_error, make_verdict, read_result
+from ..base import Evidence, judge_error, make_verdict, read_result
 from .jobs import frames, runner, trusted
 from .modes import UNSUPPORTED, check_mode, task_number
 from .program import candidate_program, check_source, completion_code
@@ -39,8 +42,13 @@ DEFAULT_TIME_LIMIT = 60.0
 #: the wall clock allows this many times the CPU limit: a loaded machine must not turn a slow
 #: run into TLE, while a program that sleeps or waits still ends
 WALL_FACTOR = 3.0
-#: candidate runs per sample: stages are T0, (U, T) * rounds
-MAX_ROUNDS = (MAX_STAGES - 1) // 2
+#: candidate runs per sample (stages are T0, (U, T) * rounds): a check that uses each of many
+#: calls' results before the next call needs one round per call (upstream: at most 7, task 145)
+MAX_ROUNDS = 40
+#: every round re-runs the program and the check from the start, so a sample's work grows with
+#: the square of its rounds: a new round starts only while the CPU seconds of all the sample's
+#: jobs so far (both sides) are under this many times ``time_limit``; past it, a judge error
+ROUND_BUDGET = 10.0
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
 #: a candidate job's output larger than this is malformed (the sandbox caps files anyway)
 MAX_FRAMES_BYTES = 64 << 20
@@ -61,6 +69,19 @@ MAX_CODE_CHARS = 1_000_000
 ENVIRONMENT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError",
                                 "MissingOptionalLibraryError", "AccountNotFoundError",
                                 "InvalidAccountError"})
+#: packages whose own code may report the environment lacking something (an exception of the
+#: program's call counts as the environment's only when raised in one of them)
+LIBRARIES = frozenset({"qiskit", "qiskit_aer", "qiskit_ibm_runtime", "qiskit_ibm_transpiler"})
+
+
+def _library_says_lacking(out: dict) -> bool:
+    """Whether an environment exception re-raised from the program's call is the environment's:
+    its class and the code that raised it are a library's (the program's report) and the
+    trusted job found the library or account missing here (``lacks``: its own check)."""
+    raised = out.get("raised")
+    if not isinstance(raised, dict) or out.get("lacks") is not True:
+        return False
+    return all(str(raised.get(k, "")).split(".")[0] in LIBRARIES for k in ("module", "site"))
 
 
 @dataclass
@@ -93,6 +114,8 @@ class QiskitHumanEvalJudge:
     #: the trusted check's random states are seeded and every call of the candidate starts from
     #: the state the check had at that call (a replay repeats the same run)
     deterministic = True
+    #: T0 and a candidate job and a trusted job per round (``judges.base.stage_limit``)
+    max_stages = 2 * MAX_ROUNDS + 1
 
     def reads(self, problem: Any, completion: str) -> str:
         """What the verdict depends on: the completion's code (``completion_code``)."""
@@ -161,11 +184,25 @@ class QiskitHumanEvalJudge:
             if last:
                 if k % 2 == 1:
                     return [self._trusted_job(problem, st)]
-                if st.rounds >= MAX_ROUNDS:
-                    return self._judge_error(problem, st, f"check() needs more than {MAX_ROUNDS} "
-                                             "rounds of calls", proxy_rounds_exceeded=True)
+                limit = self._round_limit(problem, st)
+                if limit is not None:
+                    return limit
                 return [self._candidate_job(problem, completion, st)]
         raise AssertionError("decide() without results")  # pragma: no cover
+
+    def _round_limit(self, problem: Any, st: _State) -> Verdict | None:
+        """A judge error when another round would pass the judge's bounds (rounds, CPU)."""
+        budget = ROUND_BUDGET * self.time_limit
+        if st.rounds >= MAX_ROUNDS:
+            why, kind = f"check() needs more than {MAX_ROUNDS} rounds of calls", "rounds"
+        elif st.cpu >= budget:
+            why, kind = (f"round {st.rounds + 1} not started: the sample's jobs used "
+                         f"{st.cpu:.1f} CPU s in {st.rounds} rounds, the judge's budget is "
+                         f"{budget:g} ({ROUND_BUDGET:g} x the time limit)"), "round_budget"
+        else:
+            return None
+        return self._judge_error(problem, st, why, proxy_rounds_exceeded=True, judge_limit=kind,
+                                 cpu_seconds=round(st.cpu, 3))
 
     def _after_candidate(self, problem: Any, st: _State, r: Any) -> Verdict | None:
         st.rounds += 1
@@ -249,13 +286,14 @@ class QiskitHumanEvalJudge:
         if result == "fail":
             exc, origin = str(out.get("type")), out.get("origin")
             text = f"{exc}: {out.get('message', '')}"
-            if origin == "candidate" and exc in ENVIRONMENT_ERRORS - {"ImportError",
-                                                                     "ModuleNotFoundError"}:
-                # qiskit's own word that an optional library or an account is missing here (a
-                # program importing a module that does not exist is its own error)
+            if origin == "candidate" and exc in ENVIRONMENT_ERRORS and _library_says_lacking(out):
+                # qiskit, called by the program, says an optional library or an account is
+                # missing, and the trusted job found it missing here (a program raising the name
+                # itself, or importing a module that does not exist, is its own error)
                 return self._judge_error(problem, st, f"the program's function needs what this "
                                          f"environment lacks: {text}"[:1000], exception_type=exc,
-                                         exception_origin=origin, environment_error=True)
+                                         exception_origin=origin, environment_error=True,
+                                         raised_in=str(out["raised"]["site"]))
             if origin == "candidate":  # raised by the program's function, re-raised in check()
                 return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
                                      f"in the program's function: {text}",

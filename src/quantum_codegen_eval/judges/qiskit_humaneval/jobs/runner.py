@@ -51,10 +51,22 @@ def _record(fn, call):
         except BaseException:
             message = "<unprintable>"
         rec = {"ok": False, "exc": {"type": type(exc).__name__,
-                                    "module": str(type(exc).__module__), "message": message}}
+                                    "module": str(type(exc).__module__), "message": message,
+                                    "site": _raise_site(exc)}}
     rec["mutated"] = [[k, CODEC.encode(v)] for k, v in slots
                       if k in before and CODEC.fingerprint(v) != before[k]]
     return rec, False
+
+
+def _raise_site(exc):
+    """The module whose code raised ``exc`` (its innermost frame; ``__main__``: the program)."""
+    try:
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        return str(tb.tb_frame.f_globals.get("__name__", ""))[:200] if tb is not None else ""
+    except BaseException:
+        return ""
 
 
 def _files():

@@ -117,7 +117,44 @@ def _exception(info):
     if exc is None:
         exc = CandidateError(f"{name}: {message}")
     exc._qce_candidate = name
+    # where the program says it was raised: its claim, weighed with what this job checks itself
+    exc._qce_raised = {"module": str(info.get("module", ""))[:200],
+                       "site": str(info.get("site", ""))[:200]}
     return exc
+
+
+#: exceptions that say the environment lacks an optional library or an IBM account
+ENVIRONMENT_LACKS = ("MissingOptionalLibraryError", "AccountNotFoundError", "InvalidAccountError")
+
+
+def environment_lacks(name, message):
+    """Whether this environment really lacks what an exception named ``name`` with ``message``
+    says is missing (checked here, in a process that ran no program code): qiskit's own test of
+    the optional library it names, or no IBM account saved here."""
+    try:
+        if name == "MissingOptionalLibraryError":
+            found = re.search(r"The '([^']{1,100})' library is required", message)
+            if found is None:
+                return False
+            from qiskit.utils import optionals
+
+            for attr in dir(optionals):
+                dep = getattr(optionals, attr)
+                if attr.startswith("HAS_") and getattr(dep, "_name", None) == found.group(1):
+                    return not bool(dep)
+            import importlib.util
+
+            return importlib.util.find_spec(found.group(1)) is None
+        if name in ("AccountNotFoundError", "InvalidAccountError"):
+            from qiskit_ibm_runtime.accounts import AccountManager
+
+            try:
+                AccountManager.get()
+            except Exception:
+                return True
+    except Exception:
+        return False
+    return False
 
 
 def _apply_mutation(original, new):
@@ -292,6 +329,10 @@ def main(check_source, entry_point):
             message = "<unprintable>"
         outcome = {"result": "fail", "origin": "candidate" if name else stage,
                    "type": name or type(exc).__name__, "message": message}
+        if name:
+            outcome["raised"] = getattr(exc, "_qce_raised", {})
+            if name in ENVIRONMENT_LACKS:
+                outcome["lacks"] = environment_lacks(name, message)
     if proxy.need_from is not None:
         emit({"state": "need", "from": proxy.need_from, "used": proxy.used,
               "calls": proxy.speculated})
