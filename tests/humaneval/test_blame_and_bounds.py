@@ -118,7 +118,7 @@ def test_blame_follows_where_the_exception_was_raised(blame, i):
 def test_the_trusted_side_checks_what_the_environment_lacks():
     """The claim of an exception from the program's call is checked with qiskit's own tests of
     its optional libraries (Graphviz is not installed here, matplotlib is)."""
-    from quantum_codegen_eval.judges.qiskit_humaneval import trusted
+    from quantum_codegen_eval.judges.qiskit_humaneval.jobs import trusted
 
     lacks = trusted.environment_lacks
     assert lacks("MissingOptionalLibraryError", "The 'Graphviz' library is required to use 'x'.")
