@@ -75,6 +75,8 @@ def _imports(name: str) -> list[str]:
                 parts = package.split(".")
                 anchor = ".".join(parts[: len(parts) - node.level + 1])
                 base = f"{anchor}.{base}" if base else anchor
+            if base.split(".")[0] != top:  # a framework: never imported here (it may be absent)
+                continue
             # `from pkg import mod` names a module when it is one; else it is an attribute
             targets = [f"{base}.{a.name}" if _is_module(f"{base}.{a.name}") else base
                        for a in node.names]
