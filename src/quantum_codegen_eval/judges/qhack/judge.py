@@ -32,17 +32,9 @@ from typing import Any
 from ...verdict import TestResult, Verdict
 from ..base import judge_error
 from . import checks, circuits, payload, record
-from .checks import TRUSTED_PART_IMPORTS, _last_line, check_trust, compare_script
+from .checks import _last_line, check_trust, compare_script
 from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
-from .runner import (
-    CHECK_FILE,
-    CHECKED_FILE,
-    JOB_FILE,
-    RESULT_FILE,
-    compare_check,
-    program_source,
-    trusted_source,
-)
+from .runner import CHECK_FILE, CHECKED_FILE, JOB_FILE, RESULT_FILE, program_source, trusted_source
 
 #: CPU seconds added to each test's limit for the harness's own imports and set-up
 STARTUP_ALLOWANCE = 10.0
@@ -224,10 +216,6 @@ class QHackJudge:
 
         rewrite = self._rewrite()
         parts = program_parts(problem, solution, rewrite=rewrite)
-        if rewrite is not None:
-            from .shims import SHIM_PRELUDE
-
-            parts.insert(0, ("<qhack-shims>", SHIM_PRELUDE))
         fmt = get(problem, "format")
         driver = get(problem, "driver")
         if rewrite is not None and fmt == "script":
@@ -238,40 +226,36 @@ class QHackJudge:
         emit = rec = None
         hide = False
         if recorded is not None:
-            rec = recorded.emit_source()
+            rec = recorded.spec()
         elif trust == checks.CIRCUIT:
             cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
-            emit, hide = circuits.EMIT_COMMON + "\n\n" + cc.emit, cc.hide_input
+            emit, hide = cc.emit, cc.hide_input
         limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
         jobs = []
         for i, t in enumerate(self._tests(problem)):
             spec = {"parts": parts, "format": fmt, "driver": driver,
                     "input": None if hide else t["input"], "skip_run": hide,
                     "live_check": live, "emit": emit, "record": rec,
-                    "seed": self.test_seed(problem, i)}
+                    "shims": rewrite is not None, "seed": self.test_seed(problem, i)}
             jobs.append(Job(source, id=f"{get(problem, 'id')}::{t['name']}",
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
                             python=python, preload=PRELOAD, limits=limits))
         return jobs
 
-    def trusted_check(self, problem: Any) -> tuple[str, str] | None:
-        """(imports, check source) of the trusted stage, or ``None`` when it has nothing to do."""
+    def trusted_check(self, problem: Any) -> tuple[str, dict[str, Any]] | None:
+        """(harness text, check) of the trusted stage (:func:`.runner.trusted_source`), or
+        ``None`` when it has nothing to do."""
         if get(problem, "format") == "script" or not get(problem, "tests"):
             return None
         fix = self._rewrite() or (lambda s: s)
-        prelude = ""
-        if self._rewrite() is not None:  # the rewritten harness calls the shims' helpers
-            from .shims import SHIM_PRELUDE
-
-            prelude = SHIM_PRELUDE + "\n"
         trust = check_trust(problem)
         recorded = record.RECORD_CHECKS.get(get(problem, "id"))
         if recorded is not None:  # all harness code, then the stand-ins and the official check
             harness = [fix(c.text) for c in chunks_of(problem) if c.kind in ("import", "given")]
             harness += [fix(record.template_statements(problem))]
             harness += [fix(c.text) for c in chunks_of(problem) if c.kind in ("run", "check")]
-            return (prelude + "\n".join(harness),
-                    recorded.check_source(record.decorators(problem, recorded.qfuncs)))
+            return ("\n".join(harness),
+                    recorded.spec(record.decorators(problem, recorded.qfuncs)))
         if trust == checks.CIRCUIT:
             cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
             chunks = chunks_of(problem)
@@ -279,14 +263,15 @@ class QHackJudge:
             if cc.replay:  # all given code, the official run() and check(), then the replay
                 harness += [c.text for c in chunks if c.kind in ("given", "run", "check")]
             harness += [c.text for c in chunks if c.kind == "given" and c.name in cc.given]
-            return (prelude + "\n".join(fix(h) for h in harness),
-                    circuits.CHECK_COMMON + "\n" + cc.check)
+            return "\n".join(fix(h) for h in harness), cc.check_spec()
         if trust == checks.DATA:
             chunks = chunks_of(problem)
             imports = "\n".join(fix(c.text) for c in chunks if c.kind == "import")
-            return prelude + imports, fix(checks.check_source(problem))
+            # the harness and check in one text, as in the notebook
+            return (imports.rstrip() + "\n\n\n" + fix(checks.check_source(problem)).rstrip() + "\n",
+                    {"kind": "official"})
         if get(problem, "compare", ""):
-            return TRUSTED_PART_IMPORTS, compare_check(json.loads(get(problem, "compare")))
+            return "", {"kind": "compare", "rule": json.loads(get(problem, "compare"))}
         return None
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
@@ -384,7 +369,7 @@ class QHackJudge:
                      pending: list[tuple[int, _Pending]]):
         from ...execution.types import Job, Limits
 
-        imports, check = self.trusted_check(problem)  # type: ignore[misc]
+        harness, check = self.trusted_check(problem)  # type: ignore[misc]
         raw = get(problem, "id") in record.RECORD_CHECKS
         # draws the program must not see (a hidden_draws replay): seeded from the completion too,
         # so no seed the program's job had, or could derive from the option alone, gives them
@@ -398,7 +383,7 @@ class QHackJudge:
         cpu = self.trusted_cpu
         if raw:  # the replay re-simulates what the official check measures, test by test
             cpu += len(pending) * float(get(problem, "time_limit")) * self.time_scale
-        return Job(trusted_source(imports, check), id=f"{get(problem, 'id')}::trusted-check",
+        return Job(trusted_source(harness, check, shims=self._rewrite() is not None), id=f"{get(problem, 'id')}::trusted-check",
                    files={CHECK_FILE: json.dumps(spec)}, collect=(CHECKED_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD, trusted=True,
                    limits=Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
