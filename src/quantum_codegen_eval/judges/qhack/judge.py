@@ -268,8 +268,8 @@ class QHackJudge:
             chunks = chunks_of(problem)
             imports = "\n".join(fix(c.text) for c in chunks if c.kind == "import")
             # the harness and check in one text, as in the notebook
-            return (imports.rstrip() + "\n\n\n" + fix(checks.check_source(problem)).rstrip() + "\n",
-                    {"kind": "official"})
+            check = fix(checks.check_source(problem))
+            return imports.rstrip() + "\n\n\n" + check.rstrip() + "\n", {"kind": "official"}
         if get(problem, "compare", ""):
             return "", {"kind": "compare", "rule": json.loads(get(problem, "compare"))}
         return None
@@ -383,7 +383,8 @@ class QHackJudge:
         cpu = self.trusted_cpu
         if raw:  # the replay re-simulates what the official check measures, test by test
             cpu += len(pending) * float(get(problem, "time_limit")) * self.time_scale
-        return Job(trusted_source(harness, check, shims=self._rewrite() is not None), id=f"{get(problem, 'id')}::trusted-check",
+        source = trusted_source(harness, check, shims=self._rewrite() is not None)
+        return Job(source, id=f"{get(problem, 'id')}::trusted-check",
                    files={CHECK_FILE: json.dumps(spec)}, collect=(CHECKED_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD, trusted=True,
                    limits=Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
