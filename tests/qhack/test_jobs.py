@@ -29,7 +29,7 @@ def test_building_the_job_scripts_imports_no_framework():
     probe = ("import sys\n"
              "from quantum_codegen_eval.judges.qhack import runner\n"
              "runner.program_source()\n"
-             "runner.trusted_source('', {'kind': 'official'}, shims=True)\n"
+             "runner.trusted_source([], {'kind': 'official'}, shims=True)\n"
              "print(sorted(m for m in ('pennylane', 'qiskit') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True, timeout=120)
@@ -75,7 +75,9 @@ def test_trusted_job_runs_the_official_check_on_decoded_outputs(tmp_path):
     tests = [{"output": payload.encode("[1, 2]"), "expected": "[1, 2]"},
              {"output": payload.encode("[1, 3]"), "expected": "[1, 2]"},
              {"output": payload.encode(7), "expected": "[1, 2]"}]
-    got = _trusted(tmp_path, harness, {"kind": "official"}, tests)
+    # a guarded part (a template statement) that fails is skipped; the others run in order
+    parts = [(harness, False), ("limit = undefined_name\n", True), ("import json\n", True)]
+    got = _trusted(tmp_path, parts, {"kind": "official"}, tests)
     assert [o["passed"] for o in got] == [True, False, False]
     assert got[1]["message"] == "differs"
     assert got[2].get("raised") and got[2]["message"].startswith("TypeError")
@@ -85,6 +87,6 @@ def test_trusted_job_compares_with_the_records_tolerance(tmp_path):
     rule = {"func": "allclose", "rtol": 0.0, "atol": 0.01}
     tests = [{"output": payload.encode("[0.5, 1.004]"), "expected": "[0.5, 1.0]"},
              {"output": payload.encode("[0.5, 1.02]"), "expected": "[0.5, 1.0]"}]
-    got = _trusted(tmp_path, "", {"kind": "compare", "rule": rule}, tests)
+    got = _trusted(tmp_path, [], {"kind": "compare", "rule": rule}, tests)
     assert [o["passed"] for o in got] == [True, False]
     assert got[1]["message"] == "output not within tolerance of the expected value"

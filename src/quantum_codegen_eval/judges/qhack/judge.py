@@ -242,8 +242,8 @@ class QHackJudge:
                             python=python, preload=PRELOAD, limits=limits))
         return jobs
 
-    def trusted_check(self, problem: Any) -> tuple[str, dict[str, Any]] | None:
-        """(harness text, check) of the trusted stage (:func:`.runner.trusted_source`), or
+    def trusted_check(self, problem: Any) -> tuple[list[tuple[str, bool]], dict[str, Any]] | None:
+        """(harness parts, check) of the trusted stage (:func:`.runner.trusted_source`), or
         ``None`` when it has nothing to do."""
         if get(problem, "format") == "script" or not get(problem, "tests"):
             return None
@@ -251,11 +251,13 @@ class QHackJudge:
         trust = check_trust(problem)
         recorded = record.RECORD_CHECKS.get(get(problem, "id"))
         if recorded is not None:  # all harness code, then the stand-ins and the official check
-            harness = [fix(c.text) for c in chunks_of(problem) if c.kind in ("import", "given")]
-            harness += [fix(record.template_statements(problem))]
-            harness += [fix(c.text) for c in chunks_of(problem) if c.kind in ("run", "check")]
-            return ("\n".join(harness),
-                    recorded.spec(record.decorators(problem, recorded.qfuncs)))
+            chunks = chunks_of(problem)
+            parts = [("\n".join(fix(c.text) for c in chunks if c.kind in ("import", "given")),
+                      False)]
+            parts += [(fix(s), True) for s in record.template_statements(problem)]
+            parts += [("\n".join(fix(c.text) for c in chunks if c.kind in ("run", "check")),
+                       False)]
+            return parts, recorded.spec(record.decorators(problem, recorded.qfuncs))
         if trust == checks.CIRCUIT:
             cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
             chunks = chunks_of(problem)
@@ -263,15 +265,16 @@ class QHackJudge:
             if cc.replay:  # all given code, the official run() and check(), then the replay
                 harness += [c.text for c in chunks if c.kind in ("given", "run", "check")]
             harness += [c.text for c in chunks if c.kind == "given" and c.name in cc.given]
-            return "\n".join(fix(h) for h in harness), cc.check_spec()
+            return [("\n".join(fix(h) for h in harness), False)], cc.check_spec()
         if trust == checks.DATA:
             chunks = chunks_of(problem)
             imports = "\n".join(fix(c.text) for c in chunks if c.kind == "import")
             # the harness and check in one text, as in the notebook
             check = fix(checks.check_source(problem))
-            return imports.rstrip() + "\n\n\n" + check.rstrip() + "\n", {"kind": "official"}
+            return [(imports.rstrip() + "\n\n\n" + check.rstrip() + "\n", False)], \
+                {"kind": "official"}
         if get(problem, "compare", ""):
-            return "", {"kind": "compare", "rule": json.loads(get(problem, "compare"))}
+            return [], {"kind": "compare", "rule": json.loads(get(problem, "compare"))}
         return None
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:

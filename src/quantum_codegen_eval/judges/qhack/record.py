@@ -112,10 +112,11 @@ RECORD_CHECKS: dict[str, RecordCheck] = {
 }
 
 
-def template_statements(problem: Any) -> str:
+def template_statements(problem: Any) -> list[str]:
     """The template's own top-level statements inside its editable chunks (``dev = ...`` placed
     where the contestant writes helpers): the stand-ins' decorators may need them. Template text
-    only, each guarded (a statement that needs the contestant's code is skipped)."""
+    only; the trusted job runs each guarded (a statement that needs the contestant's code is
+    skipped)."""
     out = []
     for chunk in chunks_of(problem):
         if chunk.kind != "editable":
@@ -126,9 +127,8 @@ def template_statements(problem: Any) -> str:
             continue
         for node in tree.body:
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom)):
-                body = "\n".join("    " + ln for ln in ast.unparse(node).splitlines())
-                out.append(f"try:\n{body}\nexcept Exception:\n    pass\n")
-    return "\n".join(out)
+                out.append(ast.unparse(node) + "\n")
+    return out
 
 
 def decorators(problem: Any, names: tuple[str, ...]) -> dict[str, list[str]]:

@@ -35,7 +35,9 @@ def program_source() -> str:
     return _embed.job_source(program, "main")
 
 
-def trusted_source(harness: str, check: dict[str, Any], *, shims: bool = False) -> str:
-    """The trusted job's script: ``harness`` (judge-chosen text only) and ``check`` (data: which
-    check decides, see :mod:`.jobs.trusted`); ``shims``: ``env="current"``'s harness helpers."""
+def trusted_source(harness: list[tuple[str, bool]], check: dict[str, Any], *,
+                   shims: bool = False) -> str:
+    """The trusted job's script: ``harness`` (judge-chosen text only, as ``(source, guarded)``
+    parts) and ``check`` (data: which check decides, see :mod:`.jobs.trusted`); ``shims``:
+    ``env="current"``'s harness helpers."""
     return _embed.job_source(trusted, "main", harness, check, shims)
