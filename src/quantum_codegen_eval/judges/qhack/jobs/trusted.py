@@ -40,8 +40,8 @@ def _decider(ns, check):
 def main(harness, check, use_shims=False):
     with open(CHECK_FILE) as fh:
         spec = json.load(fh)
-    # the harness gets its own namespace: its names (a solution stand-in called `decode`, say)
-    # never shadow the decoder's
+    # the harness's own namespace: its names (a stand-in called `decode`, say) never mix with
+    # the job modules' names, which reach it only as explicit arguments
     ns = {"__name__": "__main__"}
     if use_shims:
         shims.install()
