@@ -188,12 +188,14 @@ def _is_job_module(name: str) -> bool:
     return name in JOB_MODULES or name == "judges._bootstrap"
 
 
-@pytest.mark.parametrize("name", JOB_MODULES or ["(none yet)"])
+def test_there_are_job_modules():
+    assert len(JOB_MODULES) > 20, JOB_MODULES
+
+
+@pytest.mark.parametrize("name", JOB_MODULES)
 def test_job_modules_import_only_job_modules_and_frameworks(name):
     import sys
 
-    if name == "(none yet)":
-        pytest.skip("no job module")
     ours, theirs = GRAPH[name]
     bad = {d for d in ours if not _is_job_module(d)}
     bad |= {m for m in theirs if m not in JOB_THIRD_PARTY and m not in sys.stdlib_module_names

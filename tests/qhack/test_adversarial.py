@@ -460,9 +460,9 @@ def trotterize(alpha, beta, time, depth):
     for _ in range(depth):
         qml.IsingXX(2 * alpha * time / depth, wires=[0, 1])
         qml.IsingZZ(2 * beta * time / depth, wires=[0, 1])
-    for obj in gc.get_objects():  # the recorder's namespace: its entry encoder is replaced
-        if isinstance(obj, dict) and "_entry" in obj and "CALLS" in obj:
-            obj["_entry"] = lambda *a: json.loads({garbage!r})
+    for obj in gc.get_objects():  # the recorder (jobs/recorder.py): its entry encoder replaced
+        if type(obj).__name__ == "Recorder" and hasattr(obj, "calls"):
+            obj._entry = lambda *a: json.loads({garbage!r})
     return qml.probs(wires=[0, 1])
 """
     v = verdict("2023/fall_of_sqynet_100", code)
@@ -543,8 +543,8 @@ def trotterize(alpha, beta, time, depth):
     big = {"ops": [["RX", [0], [0.1]]] * 20000, "meas": [["probs", [0, 1], None]],
            "ret": 0, "names": []}
     for obj in gc.get_objects():
-        if isinstance(obj, dict) and "_entry" in obj and "CALLS" in obj:
-            obj["_entry"] = lambda *a: big
+        if type(obj).__name__ == "Recorder" and hasattr(obj, "calls"):
+            obj._entry = lambda *a: big
     return qml.probs(wires=[0, 1])
 """
     v = judge_one(j, qhack_problems["2023/fall_of_sqynet_100"], code, sandbox)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import base64
 import json
+import re
 
 import pytest
 
@@ -21,7 +22,8 @@ from quantum_codegen_eval.judges.qhack import (
     unfilled_solution,
     validate,
 )
-from quantum_codegen_eval.judges.qhack.shims import SHIM_PRELUDE, rewrite_harness
+from quantum_codegen_eval.judges.qhack.jobs import shims as job_shims
+from quantum_codegen_eval.judges.qhack.shims import rewrite_harness
 from quantum_codegen_eval.loaders.qhack import trusted_compare
 
 TEMPLATE = '''import json
@@ -281,20 +283,23 @@ def test_shims_rewrite_harness_only_old_api():
     src = ("from pennylane import hf\nqml.QubitStateVector(s, wires=[0])\n"
            "ops = circuit.tape.operations\nn = dev.num_wires\nqml.QFT(wires=w).inv()\n"
            "x = f()[0].numpy()\nqml.broadcast(qml.RX, wires=[0, 1], pattern='single', "
-           "parameters=p)\nt = np.sum(a for a in b)\ndev.operations.add('op')\n")
+           "parameters=p)\nt = np.sum(a for a in b)\ndev.operations.add('op')\nm = g.__module__\n")
     out = rewrite_harness(src)
     for new in ("hf = _qce_hf", "qml.StatePrep(", "_qce_tape(circuit).operations",
                 "_qce_num_wires(dev)", "_qce_inv(qml.QFT(wires=w))", "_qce_numpy(f()[0])",
-                "_qce_broadcast(qml.RX", "np.sum(list(", "_qce_add_operation(dev, 'op')"):
+                "_qce_broadcast(qml.RX", "np.sum(list(", "_qce_add_operation(dev, 'op')",
+                "_qce_op_module(g)"):
         assert new in out, new
     assert rewrite_harness("x = 1\n") == "x = 1\n"
+    # every helper the rewritten harness calls is one the jobs put into its namespace
+    assert set(re.findall(r"_qce_\w+", out)) == set(job_shims.helpers())
 
 
-def test_shim_prelude_on_current_pennylane():
+def test_shim_helpers_on_current_pennylane():
     import pennylane as qml
 
-    ns: dict = {}
-    exec(compile(SHIM_PRELUDE, "<shims>", "exec"), ns)
+    job_shims.install()
+    ns = job_shims.helpers()
     dev = qml.device("default.qubit", wires=2)
 
     @qml.qnode(dev)

@@ -1,6 +1,8 @@
 """The QHack judge: :mod:`.judge` (the protocol), :mod:`.program` (solution parts, program),
-:mod:`.runner` (the sandbox programs), :mod:`.payload` (tagged JSON of outputs), :mod:`.checks`
-(check trust, output validation, trusted comparisons), :mod:`.shims` (``current`` mode).
+:mod:`.runner` (the sandbox jobs' scripts, made from the job modules of :mod:`.jobs`),
+:mod:`.payload` (tagged JSON of outputs), :mod:`.checks` (check trust, output validation,
+trusted comparisons), :mod:`.circuits` and :mod:`.record` (circuit checks), :mod:`.shims`
+(``current`` mode).
 See docs/benchmarks/qhack.md."""
 
 from .checks import check_trust, compare_script, validate

@@ -32,10 +32,6 @@ from .program import bound_names, chunks_of, get
 
 DATA, CIRCUIT, LIVE = "data", "circuit", "live"
 
-#: imports of the trusted comparison of a ``live`` challenge (its record's ``compare`` rule)
-TRUSTED_PART_IMPORTS = "import json\nimport numpy as np\n"
-
-
 def check_source(problem: Any) -> str:
     return "".join(c.text for c in chunks_of(problem) if c.kind == "check")
 

@@ -32,17 +32,9 @@ from typing import Any
 from ...verdict import TestResult, Verdict
 from ..base import Evidence, judge_error, make_verdict, parsed_cost, read_result, run_timings
 from . import checks, circuits, oracle, payload, record
-from .checks import TRUSTED_PART_IMPORTS, _last_line, check_trust, compare_script
+from .checks import _last_line, check_trust, compare_script
 from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
-from .runner import (
-    CHECK_FILE,
-    CHECKED_FILE,
-    JOB_FILE,
-    RESULT_FILE,
-    compare_check,
-    program_source,
-    trusted_source,
-)
+from .runner import CHECK_FILE, CHECKED_FILE, JOB_FILE, RESULT_FILE, program_source, trusted_source
 
 #: CPU seconds added to each test's limit for the harness's own imports and set-up
 STARTUP_ALLOWANCE = 10.0
@@ -218,10 +210,6 @@ class QHackJudge:
 
         rewrite = self._rewrite()
         parts = program_parts(problem, solution, rewrite=rewrite)
-        if rewrite is not None:
-            from .shims import SHIM_PRELUDE
-
-            parts.insert(0, ("<qhack-shims>", SHIM_PRELUDE))
         fmt = get(problem, "format")
         driver = get(problem, "driver")
         if rewrite is not None and fmt == "script":
@@ -232,10 +220,10 @@ class QHackJudge:
         emit = rec = None
         hide = False
         if recorded is not None:
-            rec = recorded.emit_source()
+            rec = recorded.spec()
         elif trust == checks.CIRCUIT:
             cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
-            emit, hide = circuits.EMIT_COMMON + "\n\n" + cc.emit, cc.hide_input
+            emit, hide = cc.emit, cc.hide_input
         limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
         if oracle.spec_of(get(problem, "id")) is not None:  # hidden oracle: queried in rounds
             return [self._oracle_job(problem, parts, driver, i, [])
@@ -245,30 +233,28 @@ class QHackJudge:
             spec = {"parts": parts, "format": fmt, "driver": driver,
                     "input": None if hide else t["input"], "skip_run": hide,
                     "live_check": live, "emit": emit, "record": rec,
-                    "seed": self.test_seed(problem, i)}
+                    "shims": rewrite is not None, "seed": self.test_seed(problem, i)}
             jobs.append(Job(source, id=f"{get(problem, 'id')}::{t['name']}",
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
                             python=python, preload=PRELOAD, limits=limits))
         return jobs
 
-    def trusted_check(self, problem: Any) -> tuple[str, str] | None:
-        """(imports, check source) of the trusted stage, or ``None`` when it has nothing to do."""
+    def trusted_check(self, problem: Any) -> tuple[list[tuple[str, bool]], dict[str, Any]] | None:
+        """(harness parts, check) of the trusted stage (:func:`.runner.trusted_source`), or
+        ``None`` when it has nothing to do."""
         if get(problem, "format") == "script" or not get(problem, "tests"):
             return None
         fix = self._rewrite() or (lambda s: s)
-        prelude = ""
-        if self._rewrite() is not None:  # the rewritten harness calls the shims' helpers
-            from .shims import SHIM_PRELUDE
-
-            prelude = SHIM_PRELUDE + "\n"
         trust = check_trust(problem)
         recorded = record.RECORD_CHECKS.get(get(problem, "id"))
         if recorded is not None:  # all harness code, then the stand-ins and the official check
-            harness = [fix(c.text) for c in chunks_of(problem) if c.kind in ("import", "given")]
-            harness += [fix(record.template_statements(problem))]
-            harness += [fix(c.text) for c in chunks_of(problem) if c.kind in ("run", "check")]
-            return (prelude + "\n".join(harness),
-                    recorded.check_source(record.decorators(problem, recorded.qfuncs)))
+            chunks = chunks_of(problem)
+            parts = [("\n".join(fix(c.text) for c in chunks if c.kind in ("import", "given")),
+                      False)]
+            parts += [(fix(s), True) for s in record.template_statements(problem)]
+            parts += [("\n".join(fix(c.text) for c in chunks if c.kind in ("run", "check")),
+                       False)]
+            return parts, recorded.spec(record.decorators(problem, recorded.qfuncs))
         if trust == checks.CIRCUIT:
             cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
             chunks = chunks_of(problem)
@@ -276,14 +262,16 @@ class QHackJudge:
             if cc.replay:  # all given code, the official run() and check(), then the replay
                 harness += [c.text for c in chunks if c.kind in ("given", "run", "check")]
             harness += [c.text for c in chunks if c.kind == "given" and c.name in cc.given]
-            return (prelude + "\n".join(fix(h) for h in harness),
-                    circuits.CHECK_COMMON + "\n" + cc.check)
+            return [("\n".join(fix(h) for h in harness), False)], cc.check_spec()
         if trust == checks.DATA:
             chunks = chunks_of(problem)
             imports = "\n".join(fix(c.text) for c in chunks if c.kind == "import")
-            return prelude + imports, fix(checks.check_source(problem))
+            # the harness and check in one text, as in the notebook
+            check = fix(checks.check_source(problem))
+            return [(imports.rstrip() + "\n\n\n" + check.rstrip() + "\n", False)], \
+                {"kind": "official"}
         if get(problem, "compare", ""):
-            return TRUSTED_PART_IMPORTS, compare_check(json.loads(get(problem, "compare")))
+            return [], {"kind": "compare", "rule": json.loads(get(problem, "compare"))}
         return None
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
@@ -378,7 +366,7 @@ class QHackJudge:
                      pending: list[tuple[int, _Pending]]):
         from ...execution.types import Job, Limits
 
-        imports, check = self.trusted_check(problem)  # type: ignore[misc]
+        harness, check = self.trusted_check(problem)  # type: ignore[misc]
         raw = get(problem, "id") in record.RECORD_CHECKS
         # draws the program must not see (a hidden_draws replay): seeded from the completion too,
         # so no seed the program's job had, or could derive from the option alone, gives them
@@ -392,7 +380,8 @@ class QHackJudge:
         cpu = self.trusted_cpu
         if raw:  # the replay re-simulates what the official check measures, test by test
             cpu += len(pending) * float(get(problem, "time_limit")) * self.time_scale
-        return Job(trusted_source(imports, check), id=f"{get(problem, 'id')}::trusted-check",
+        source = trusted_source(harness, check, shims=self._rewrite() is not None)
+        return Job(source, id=f"{get(problem, 'id')}::trusted-check",
                    files={CHECK_FILE: json.dumps(spec)}, collect=(CHECKED_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD, trusted=True,
                    limits=Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
@@ -407,6 +396,7 @@ class QHackJudge:
 
         spec = oracle.spec_of(get(problem, "id"))
         job = {"parts": parts, "driver": driver, "input": spec.decoy, "answers": answers,
+               "shims": self._rewrite() is not None,
                "oracle": oracle.job_oracle(spec), "seed": self.test_seed(problem, index)}
         return Job(job_source(oracle_program), id=f"{get(problem, 'id')}::"
                    f"{self._tests(problem)[index]['name']}::round{len(answers)}",
@@ -421,13 +411,10 @@ class QHackJudge:
 
         fix = self._rewrite() or (lambda s: s)
         harness = "\n".join(fix(c.text) for c in chunks_of(problem) if c.kind == "import")
-        if self._rewrite() is not None:
-            from .shims import SHIM_PRELUDE
-
-            harness = SHIM_PRELUDE + "\n" + harness
         spec = oracle.spec_of(get(problem, "id"))
         tests = self._tests(problem)
         job = {"harness": harness, "driver": fix(get(problem, "driver")),
+               "shims": self._rewrite() is not None,
                "function": spec.function, "wires": oracle.job_oracle(spec)["wires"],
                "tests": [{"input": tests[i]["input"], "seed": self.test_seed(problem, i),
                           "queries": [{"query": q, "seed": self.test_seed(
@@ -448,10 +435,6 @@ class QHackJudge:
         rewrite = self._rewrite()
         solution = prepare(problem, extract_code(completion or "", plain_ok=True) or "").source
         parts = program_parts(problem, solution, rewrite=rewrite)
-        if rewrite is not None:
-            from .shims import SHIM_PRELUDE
-
-            parts.insert(0, ("<qhack-shims>", SHIM_PRELUDE))
         driver = get(problem, "driver") if rewrite is None else rewrite(get(problem, "driver"))
         out = oracle.step(
             len(self._tests(problem)), results, RESULT_FILE,

@@ -2,9 +2,9 @@
 
 The uneditable code of several challenges uses API that later PennyLane releases removed (the
 list is in docs/benchmarks/qhack.md). In ``current`` mode the judge rewrites the *harness* source
-(never the solution's) with :func:`rewrite_harness`, and runs :data:`SHIM_PRELUDE` first, which
-only defines ``_qce_*`` helpers (and records each QNode call's arguments so that a harness can
-still read ``qnode.tape``). The rewrites:
+(never the solution's) with :func:`rewrite_harness`, and the jobs put the ``_qce_*`` helpers of
+:mod:`.jobs.shims` into the harness's namespace first (which also records each QNode call's
+arguments so that a harness can still read ``qnode.tape``). The rewrites:
 
 ==========================================  =================================================
 harness code (old API)                      becomes
@@ -22,7 +22,7 @@ harness code (old API)                      becomes
 ``x.numpy()``                               ``_qce_numpy(x)`` (``numpy.asarray``)
 ``np.sum(<generator>)``                     ``np.sum(list(<generator>))``
 ``dev.operations.add(name)``                ``_qce_add_operation(dev, name)`` (ignored if absent)
-numpy >= 2 scalar reprs (``np.float64(x)``)  ``np.set_printoptions(legacy="1.25")`` (prelude)
+numpy >= 2 scalar reprs (``np.float64(x)``)  ``np.set_printoptions(legacy="1.25")`` (install)
 ==========================================  =================================================
 
 >>> rewrite_harness("state = qml.QubitStateVector(v, wires=0)\\n")
@@ -32,110 +32,6 @@ numpy >= 2 scalar reprs (``np.float64(x)``)  ``np.set_printoptions(legacy="1.25"
 from __future__ import annotations
 
 import ast
-
-SHIM_PRELUDE = r'''
-import numpy as _qce_np
-import pennylane as _qce_qml
-
-if int(_qce_np.__version__.split(".")[0]) >= 2:  # str([np.float64(1.0)]) as numpy 1 printed it
-    _qce_np.set_printoptions(legacy="1.25")
-
-if not hasattr(_qce_qml.QNode, "tape") and not getattr(_qce_qml.QNode, "_qce_recording", False):
-    _qce_orig_call = _qce_qml.QNode.__call__
-
-    def _qce_recording_call(self, *args, **kwargs):
-        try:
-            object.__setattr__(self, "_qce_last_call", (args, kwargs))
-        except Exception:
-            pass
-        return _qce_orig_call(self, *args, **kwargs)
-
-    _qce_qml.QNode.__call__ = _qce_recording_call
-    _qce_qml.QNode._qce_recording = True
-
-
-def _qce_tape(obj):
-    if not isinstance(obj, _qce_qml.QNode):
-        return obj.tape
-    args, kwargs = getattr(obj, "_qce_last_call", ((), {}))
-    return _qce_qml.workflow.construct_tape(obj)(*args, **kwargs)
-
-
-def _qce_num_wires(obj):
-    n = getattr(obj, "num_wires", None)
-    return n if n is not None else len(obj.wires)
-
-
-def _qce_numpy(x):
-    return x.numpy() if hasattr(x, "numpy") else _qce_np.asarray(x)
-
-
-def _qce_inv(op):
-    if not isinstance(op, _qce_qml.operation.Operator):
-        return op.inv()
-    _qce_qml.QueuingManager.remove(op)
-    return _qce_qml.adjoint(op)
-
-
-def _qce_op_module(obj):
-    mod = obj.__module__
-    if isinstance(obj, type) and issubclass(obj, _qce_qml.operation.Operator) and \
-            mod.startswith("pennylane.ops."):
-        # 0.2x kept parameter-free gates in ...non_parametric_ops; harnesses test for that name
-        return ("pennylane.ops.qubit.non_parametric_ops" if obj.num_params == 0
-                else "pennylane.ops.qubit.parametric_ops")
-    return mod
-
-
-class _QceHf:
-    """The removed ``pennylane.hf`` module, mapped onto ``qml.qchem``."""
-
-    generate_hamiltonian = staticmethod(lambda mol, *a, **k:
-                                        _qce_qml.qchem.diff_hamiltonian(mol, *a, **k))
-
-    def __getattr__(self, name):
-        return getattr(_qce_qml.qchem, name)
-
-
-_qce_hf = _QceHf()
-
-
-def _qce_add_operation(dev, name):
-    ops = getattr(dev, "operations", None)
-    if ops is not None and hasattr(ops, "add"):
-        ops.add(name)
-
-
-def _qce_broadcast(unitary, wires, pattern, parameters=None, kwargs=None):
-    kwargs = kwargs or {}
-    wires = _qce_qml.wires.Wires(wires)
-    n = len(wires)
-    if pattern == "single":
-        groups = [[w] for w in wires]
-    elif pattern == "double":
-        groups = [[wires[i], wires[i + 1]] for i in range(0, n - 1, 2)]
-    elif pattern == "double_odd":
-        groups = [[wires[i], wires[i + 1]] for i in range(1, n - 1, 2)]
-    elif pattern == "chain":
-        groups = [[wires[i], wires[i + 1]] for i in range(n - 1)]
-    elif pattern == "ring":
-        groups = ([[wires[i], wires[(i + 1) % n]] for i in range(n)] if n > 2
-                  else [[wires[0], wires[1]]] if n == 2 else [])
-    elif pattern == "pyramid":
-        groups = [[wires[i], wires[i + 1]] for layer in range(n // 2)
-                  for i in range(layer, n - 1 - layer, 2)]
-    elif pattern == "all_to_all":
-        groups = [[wires[i], wires[j]] for i in range(n) for j in range(i + 1, n)]
-    else:
-        groups = [list(g) if isinstance(g, (list, tuple)) else [g] for g in pattern]
-    for k, g in enumerate(groups):
-        if parameters is None:
-            unitary(wires=g, **kwargs)
-        else:
-            p = parameters[k]
-            p = list(p) if isinstance(p, (list, tuple)) or getattr(p, "ndim", 0) else [p]
-            unitary(*p, wires=g, **kwargs)
-'''
 
 
 class _Rewriter(ast.NodeTransformer):

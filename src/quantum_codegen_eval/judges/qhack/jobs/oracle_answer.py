@@ -14,12 +14,12 @@ import json
 import random
 import sys
 
-from . import oracle_circuit
+from . import oracle_circuit, shims
 
 CHECK_FILE, CHECKED_FILE = "qce_oracle.json", "qce_oracle_answers.json"
 
 
-def real_oracles(harness, driver, function, test_input):
+def real_oracles(harness, driver, function, test_input, use_shims=False):
     """The oracles the driver builds from ``test_input`` and hands to ``function``, in the order
     of its first argument (one callable, or a list of them)."""
     kept = []
@@ -29,6 +29,9 @@ def real_oracles(harness, driver, function, test_input):
         return ()
 
     ns = {"__name__": "__main__"}
+    if use_shims:  # env="current": the rewritten harness calls the shims' helpers
+        shims.install()
+        ns.update(shims.helpers())
     stdin = sys.stdin
     sys.stdin = io.StringIO(test_input)
     try:
@@ -59,7 +62,8 @@ def main():
         import numpy
 
         numpy.random.seed(test["seed"])
-        oracles = real_oracles(spec["harness"], spec["driver"], spec["function"], test["input"])
+        oracles = real_oracles(spec["harness"], spec["driver"], spec["function"], test["input"],
+                               spec.get("shims", False))
         answers = []
         for q in test["queries"]:
             try:
