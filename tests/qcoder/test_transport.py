@@ -12,6 +12,7 @@ from qiskit import QuantumCircuit, qpy
 from qiskit.circuit.library import CUGate
 from qiskit.quantum_info import Operator
 
+from quantum_codegen_eval.judges.jobs.wire import WireError
 from quantum_codegen_eval.judges.qcoder import simulate as sim
 from quantum_codegen_eval.judges.qcoder.jobs.circuit_tree import enc_circ  # the harness's writer
 from quantum_codegen_eval.judges.qcoder.transport import TransportError, load
@@ -72,6 +73,9 @@ def test_unknown_classes_stay_unknown():
 ])
 def test_malformed_trees_are_refused(tree, text):
     with pytest.raises(TransportError, match=text):
+        load(json.dumps(tree).encode(), (1,))
+    # one error type for every wire format (judges/jobs/wire.py)
+    with pytest.raises(WireError):
         load(json.dumps(tree).encode(), (1,))
 
 

@@ -13,22 +13,29 @@ standard gate classes are instantiated (by class name, with their own constructo
 else becomes a plain ``Gate``/``ControlledGate``/``AnnotatedOperation`` with the same structure,
 or an ``Instruction`` whose unknown class the checker reports as UGE. Sizes, nesting, indices and
 numbers are checked; anything off is a ``TransportError`` (RE for the program).
+
+It is an extension of the one wire codec's rules (``judges/jobs/wire.py``): its error is a
+``WireError`` and its bounds are the codec's ``Limits``, with the tree's own nesting (a Qiskit
+definition may nest deeper than a value), byte and node budgets.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import math
 from typing import Any
 
-MAX_BYTES = 32 << 20
-MAX_NESTING = 64
-MAX_NODES = 400_000
+from ..jobs.wire import LIMITS, WireError
+
+#: the circuit tree's bounds (``jobs/circuit_tree.py`` writes definitions up to this nesting)
+TREE_LIMITS = dataclasses.replace(LIMITS, bytes=32 << 20, depth=64, items=400_000)
+MAX_BYTES, MAX_NESTING, MAX_NODES = TREE_LIMITS.bytes, TREE_LIMITS.depth, TREE_LIMITS.items
 
 
-class TransportError(ValueError):
-    """A malformed circuit tree."""
+class TransportError(WireError):
+    """A malformed circuit tree (the wire codec's error)."""
 
 
 def load(data: bytes, allowed_qubits: tuple[int, ...]) -> Any:
