@@ -11,10 +11,10 @@ program is in this job.
 import contextlib
 import io
 import json
-import random
 import sys
 
 from . import oracle_circuit, shims
+from .seeding import seed_all
 
 CHECK_FILE, CHECKED_FILE = "qce_oracle.json", "qce_oracle_answers.json"
 
@@ -58,10 +58,7 @@ def main():
         spec = json.load(fh)
     out = []
     for test in spec["tests"]:
-        random.seed(test["seed"])
-        import numpy
-
-        numpy.random.seed(test["seed"])
+        seed_all(test["seed"])
         oracles = real_oracles(spec["harness"], spec["driver"], spec["function"], test["input"],
                                spec.get("shims", False))
         answers = []

@@ -10,25 +10,14 @@ ends at once. A program that runs to its end has its printed output written, as 
 job's.
 """
 
-import contextlib
-import io
 import json
 import os
-import random
-import sys
-import traceback
 
 from . import oracle_circuit, shims
+from .driver import error_record, run_driver
+from .seeding import seed_all
 
 JOB_FILE, RESULT_FILE = "qce_job.json", "qce_result.json"
-
-
-def _error(phase, exc):
-    frames = [[f.filename, f.lineno, f.name] for f in traceback.extract_tb(exc.__traceback__)]
-    return {"phase": phase, "type": type(exc).__name__, "module": type(exc).__module__,
-            "message": str(exc)[:4000], "frames": frames[-40:],
-            "traceback": "".join(traceback.format_exception(
-                type(exc), exc, exc.__traceback__))[-8000:]}
 
 
 def _raised(error):
@@ -107,10 +96,7 @@ def main():
     with open(JOB_FILE) as fh:
         spec = json.load(fh)
     os.remove(JOB_FILE)
-    random.seed(spec["seed"])
-    import numpy
-
-    numpy.random.seed(spec["seed"])
+    seed_all(spec["seed"])
     out_fd = os.open(RESULT_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
 
     def save(result):
@@ -132,17 +118,5 @@ def main():
         g[oracle["function"]] = _with_placeholders(g[oracle["function"]], oracle["count"],
                                                    oracle["wires"], g)
     except BaseException as exc:
-        return save({"error": _error("load", exc)})
-    result = {}
-    sys.stdin = io.StringIO(spec["input"])
-    buf = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(buf):
-            exec(compile(spec["driver"], "<qhack-driver>", "exec"), g)
-    except SystemExit as exc:
-        if exc.code not in (None, 0):
-            result["error"] = _error("driver", exc)
-    except BaseException as exc:
-        result["error"] = _error("driver", exc)
-    result["stdout"] = buf.getvalue()[-200000:]
-    return save(result)
+        return save({"error": error_record("load", exc)})
+    return save(run_driver(spec["driver"], spec["input"], g))

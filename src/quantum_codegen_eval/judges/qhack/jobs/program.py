@@ -10,26 +10,15 @@ an expected output.
 """
 
 import builtins
-import contextlib
-import io
 import json
 import os
-import sys
-import traceback
 
 from . import circuit_emit, payload, recorder, shims
+from .driver import error_record, run_driver
 from .seeding import seed_all
 
 JOB_FILE = "qce_job.json"
 RESULT_FILE = "qce_result.json"
-
-
-def _error(phase, exc):
-    frames = [[f.filename, f.lineno, f.name] for f in traceback.extract_tb(exc.__traceback__)]
-    return {"phase": phase, "type": type(exc).__name__, "module": type(exc).__module__,
-            "message": str(exc)[:4000], "frames": frames[-40:],
-            "traceback": "".join(traceback.format_exception(
-                type(exc), exc, exc.__traceback__))[-8000:]}
 
 
 def main():
@@ -57,21 +46,11 @@ def main():
         for label, src in spec["parts"]:
             exec(compile(src, label, "exec"), g)
     except BaseException as exc:
-        result["error"] = _error("load", exc)
+        result["error"] = error_record("load", exc)
         return save()
 
     if spec["format"] == "script":
-        sys.stdin = io.StringIO(spec["input"])
-        buf = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(buf):
-                exec(compile(spec["driver"], "<qhack-driver>", "exec"), g)
-        except SystemExit as exc:
-            if exc.code not in (None, 0):
-                result["error"] = _error("driver", exc)
-        except BaseException as exc:
-            result["error"] = _error("driver", exc)
-        result["stdout"] = buf.getvalue()[-200000:]
+        result.update(run_driver(spec["driver"], spec["input"], g))
         return save()
 
     run, check = g["run"], g["check"]
@@ -82,19 +61,19 @@ def main():
             rec.install(g)
             seed_all(seed)
         except BaseException as exc:
-            result["error"] = _error("load", exc)
+            result["error"] = error_record("load", exc)
             return save()
     try:
         # skip_run: run() would hand the solution a hidden oracle (only the emitted circuit counts)
         out = None if spec.get("skip_run") else run(spec["input"])
     except BaseException as exc:
-        result["error"] = _error("run", exc)
+        result["error"] = error_record("run", exc)
         return save()
     if spec.get("emit"):  # a circuit check: the data is the circuit the solution builds
         try:
             out = circuit_emit.emit(g, spec["emit"])
         except BaseException as exc:
-            result["error"] = _error("check", exc)
+            result["error"] = error_record("check", exc)
             return save()
     try:
         result["output"] = encode(out)
@@ -110,11 +89,11 @@ def main():
         except AssertionError as exc:
             result["check"] = {"passed": False, "message": str(exc)[:4000]}
         except BaseException as exc:
-            result["error"] = _error("check", exc)
+            result["error"] = error_record("check", exc)
             return save()
     if rec is not None:
         try:
             result["record"] = rec.collect(g)
         except BaseException as exc:
-            result["error"] = _error("check", exc)
+            result["error"] = error_record("check", exc)
     return save()
