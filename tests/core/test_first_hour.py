@@ -200,6 +200,7 @@ def _imported(proc) -> set[str]:
             if line.startswith("import time:")}
 
 
+@pytest.mark.slow  # several seconds of real processes: not in the fast tier
 def test_commands_import_only_what_they_need(tmp_path):
     """``qce judge sample`` reads the shipped tasks without ``datasets`` (pandas, pyarrow: seconds),
     and no command imports nltk (rouge-score's stemmer, which pulls in scipy.stats: 20 s under

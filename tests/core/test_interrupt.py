@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from ctrl_c import alive, descendants, interrupt_qce, write_predictions
 from sample_answers import BELL, RIGHT, SLEEP
 
 
+@pytest.mark.slow  # several seconds of real processes: not in the fast tier
 def test_ctrl_c_keeps_results_stops_jobs_and_says_how_to_resume(tmp_path):
     preds = write_predictions(tmp_path / "p.jsonl", [RIGHT] * 3 + [SLEEP] * 4)
     out = tmp_path / "out"

@@ -27,6 +27,7 @@ def _round_lines(store: Path) -> dict[str, list[str]]:
     return {p.name: p.read_text().splitlines() for p in sorted(store.glob("round-*.jsonl"))}
 
 
+@pytest.mark.slow  # several seconds of real processes: not in the fast tier
 def test_killed_loop_resumes_without_redoing_and_reports_the_curve(tmp_path):
     store, log = tmp_path / "run", tmp_path / "calls.jsonl"
     proc = subprocess.Popen([sys.executable, script.__file__, str(store), str(log)],

@@ -126,6 +126,7 @@ def test_memory(sb):
     assert r.status == "memory" and r.exception.type == "MemoryError"
 
 
+@pytest.mark.slow  # several seconds of real processes: not in the fast tier
 def test_run_jobs_order_and_map_ids(sb):
     jobs = [Job(f"import time; time.sleep({4 if i == 0 else 0}); print({i})", id=f"j{i}")
             for i in range(6)]
@@ -154,6 +155,7 @@ def test_bad_job_is_rejected_with_its_id():
         Limits(wall_time=0)
 
 
+@pytest.mark.slow  # several seconds of real processes: not in the fast tier
 def test_numpy_memory_error_subclass_is_memory(sandbox):
     r = sandbox.run("import numpy\nnumpy.zeros(10**12)", limits=Limits(memory_mb=2048))
     assert r.status == "memory" and "MemoryError" in r.exception.type

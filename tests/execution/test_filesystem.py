@@ -104,6 +104,7 @@ def test_evaluator_cwd_predictions_and_result_store_are_invisible(fsb, tmp_path)
     assert (tmp_path / "results.jsonl").read_bytes() == before
 
 
+@pytest.mark.slow  # several seconds of real processes: not in the fast tier
 def test_another_running_jobs_directory_is_invisible(fsb):
     """Job A holds a secret in its working dir while job B, running at the same time, looks
     for it by A's host path and by walking everything it can see."""

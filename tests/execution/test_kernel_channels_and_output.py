@@ -232,6 +232,7 @@ def test_the_evaluators_environment_is_not_in_the_jobs_memory(monkeypatch):
         assert (got.status, got.stdout) == ("ok", "False False True False\n"), got.stderr
 
 
+@pytest.mark.slow  # several seconds of real processes: not in the fast tier
 def test_abstract_unix_sockets_do_not_reach_a_concurrent_job(light_sandbox):
     """Abstract unix socket names are per network namespace; each zygote has its own, and the
     jobs of one zygote run one at a time, so a job listening there is reachable by nobody

@@ -44,6 +44,9 @@ GHZ_OK = ("\n    qc = QuantumCircuit(n)\n    qc.h(0)\n    for i in range(n - 1):
           "        qc.cx(i, i + 1)\n    return qc\n")
 SV_OK = '\n    return (Statevector.from_label("00") + Statevector.from_label("11")) / sqrt(2)\n'
 
+#: one batch judges every attack program (tens of CPU-seconds): run with --run-slow
+pytestmark = pytest.mark.slow
+
 
 def _forge(payload: bytes, kind: bytes = b"C", then: str = "") -> str:
     """A body that appends its own frame to the program's output file and exits."""

@@ -126,6 +126,9 @@ CORRECT = [
      "    return qc.compose(QFT(n)).compose(QFT(n).inverse())\n"),
 ]
 
+#: one batch judges every attack program (tens of CPU-seconds): run with --run-slow
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def verdicts(sandbox):

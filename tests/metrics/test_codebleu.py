@@ -185,6 +185,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow  # several seconds of real processes: not in the fast tier
 def test_bit_identical_across_hash_seeds_and_processes():
     """Every variant gives one number whatever PYTHONHASHSEED is (the reference does not)."""
     import json

@@ -168,6 +168,7 @@ def test_codebleu_size_bombs_bounded():
             == codebleu(references=[REF], predictions=[big[:cbmod.MAX_CHARS]])["per_sample"][0])
 
 
+@pytest.mark.slow  # several seconds of real processes: not in the fast tier
 def test_extraction_bounded():
     texts = ["```python\nx=1\n```\n" * 200_000, "```python\n" * 200_000,
              "```python\n" + "x=1\n" * 1_000_000 + "``\n", "~~~\n" * 100_000 + "```" * 100_000,

@@ -50,6 +50,7 @@ def test_failures_are_real_and_reported(built):
     assert any("torch" in why for why in report["failures"].values())
 
 
+@pytest.mark.slow  # several seconds of real processes: not in the fast tier
 def test_verify_runs_each_candidate():
     good = builder.Candidate("g", "g", "", "import pennylane as qml\nqml.RX(0.1, wires=0).matrix()\n")
     bad = builder.Candidate("b", "b", "", "import pennylane as qml\nqml.RX(0.1, wires=0).nope()\n")
