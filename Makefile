@@ -1,6 +1,7 @@
 # `make test`: create .venv, install the package with every extra, lint, run every test tier.
 # `make test-fast`: the tier a contributor runs before every commit (no era environments, no
-# upstream archives, no demo or release build; tests/conftest.py). `make lint`: ruff on all code.
+# upstream archives, no demo or release build; tests/conftest.py), one pytest-xdist worker per
+# core, each test file in one worker (module fixtures are per file). `make lint`: ruff on all code.
 # The venv is built from a system interpreter when there is one, because the sandbox runs
 # predictions as an unprivileged user who must be able to read the interpreter's files.
 PYTHON ?= $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
@@ -26,7 +27,7 @@ test: lint
 	$(VENV)/bin/python -m pytest --all
 
 test-fast: lint
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n auto --dist loadfile
 
 demo: install
 	$(VENV)/bin/qce demo
