@@ -113,6 +113,8 @@ class QHackJudge:
     #: the official harness and tests run on the program's data in a fixed era interpreter;
     #: random choices are seeded (docs/evaluate.md)
     deterministic = True
+    #: a plain challenge takes two stages (program, trusted check); a hidden oracle more
+    max_stages = max(2, oracle.STAGES)
 
     def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
                  startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,

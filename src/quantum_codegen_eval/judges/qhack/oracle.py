@@ -25,10 +25,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import MAX_STAGES, read_result
+from ..base import read_result
 
-#: oracle executions per test: every one costs two stages (trusted answer, program re-run)
-MAX_QUERIES = (MAX_STAGES - 1) // 2
+#: oracle executions per test (the contest's known-good solutions make one to three); every one
+#: costs two stages (trusted answer, program re-run): :data:`STAGES`
+MAX_QUERIES = 7
+#: the most stages a hidden-oracle judging takes (the first program round, then two per query);
+#: the judge declares it as its ``max_stages``
+STAGES = 1 + 2 * MAX_QUERIES
 #: largest query file read back (bytes); larger ends the test as the program's own result
 MAX_QUERY_BYTES = 8_000_000
 #: the trusted oracle job's answers (the QNodes' outputs) are read up to this size
