@@ -105,13 +105,15 @@ def upstream_failure(name: str, record, code: str, workdir: Path) -> str | None:
 
 
 def official_loop(name: str, record, code: str, workdir: Path, timeout: float = 300,
-                  ) -> OfficialRun:
+                  python: str | None = None) -> OfficialRun:
     """Run the pasted program as the contest did; its verdict and the CPU seconds it took
-    (children's CPU of this process: measure one run at a time)."""
-    try:
-        python = era_python(record)
-    except StopIteration:
-        return OfficialRun(f"skip: no qhack-{record.year} era environment built", 0.0)
+    (children's CPU of this process: measure one run at a time). ``python``: another
+    interpreter than the record's era environment."""
+    if python is None:
+        try:
+            python = era_python(record)
+        except StopIteration:
+            return OfficialRun(f"skip: no qhack-{record.year} era environment built", 0.0)
     before = _children_cpu()
     workdir.mkdir(parents=True)
     prog = workdir / "prog.py"
