@@ -89,6 +89,15 @@ BLAME = [
      "    exec('def f():\\n    raise E(\"matplotlib\", \"plot\")', ns)\n"
      "    ns['f']()\n",
      "RE", "reasoning", "candidate", "in the program's function: MissingOptionalLibraryError"),
+    # the bound of that rule (docs/benchmarks/qiskit_humaneval.md): the raise site is the
+    # program's report, so a forged one for a library this environment really lacks is a judge
+    # error here, never a verdict; with Graphviz installed the same program is judged on its answer
+    ("a forged qiskit raise site for a library missing here", SV,
+     "\n    from qiskit.exceptions import MissingOptionalLibraryError as E\n"
+     "    ns = {'__name__': 'qiskit.utils.lazy_tester', 'E': E}\n"
+     "    exec('def f():\\n    raise E(\"Graphviz\", \"plot\")', ns)\n"
+     "    ns['f']()\n",
+     "RE", None, "candidate", "environment lacks"),
     ("check() passes an argument that cannot cross (a function)", LAMBDA, "\n    return f(2)\n",
      "RE", None, None, "cannot be sent to the program"),
     ("a wrong answer on a task flagged unrunnable", FLAGGED, "\n    return 2\n",
