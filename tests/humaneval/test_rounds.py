@@ -105,3 +105,33 @@ def test_evaluate_runs_past_the_default_stage_bound(sandbox):
                       metrics=("pass@k",))
     assert sorted(s["status"] for s in report.per_sample) == ["AC", "WA"], report.per_sample
     assert not any(s.get("judge_error") for s in report.per_sample), report.per_sample
+
+
+#: ``check`` draws as many numbers as the last result says, so a stand-in result (the earlier
+#: result for the same arguments) leaves the random state where the real one would not; the
+#: third call must still start from the state ``check`` really has there, as in one process
+RANDOM_STATE = qhe.Task(
+    "own/random_state", 'def draw(n):\n    """A number drawn from the global random state."""',
+    "", "def check(candidate):\n"
+        "    import random\n"
+        "    random.seed(7)\n"
+        "    x = candidate(0)\n"
+        "    for _ in range(int(x * 10)):\n"
+        "        random.random()\n"
+        "    y = candidate(0)\n"
+        "    for _ in range(int(y * 10)):\n"
+        "        random.random()\n"
+        "    state = random.getstate()\n"
+        "    z = candidate(0)\n"
+        "    random.setstate(state)\n"
+        "    assert z == random.random(), 'z was drawn from a state check() never had'\n",
+    "draw", "basic", "normal")
+
+
+def test_a_speculated_call_is_asked_again_in_the_real_random_state(sandbox):
+    v = judge_many(qhe.make_judge(time_limit=20.0),
+                   [(RANDOM_STATE, "\n    import random\n    return random.random()\n")],
+                   sandbox)[0]
+    assert v.status == "AC", v.message
+    # x; then y with z speculated on y's stand-in; then z again in the real state
+    assert v.details["rounds"] == 3 and v.details["calls"] == 3, v.details

@@ -3,7 +3,7 @@
 A job module: the judge ships it (with the codec) into a trusted sandbox job (the judge's own
 code, the task's prompt and test; no completion code) with
 ``judges/_embed.job_source(trusted, "main", check_source, entry_point)``. The proxy answers the calls whose results the candidate's job already produced (``__qce_known.json``
-lists each call's argument fingerprint; ``__qce_results.bin`` holds the result frames), rebuilt
+lists each call's fingerprint: its arguments and the random state it starts from; ``__qce_results.bin`` holds the result frames), rebuilt
 from safe serialisations. At the first call with no known result it records the arguments, then
 keeps going *speculatively* to collect the next calls' arguments (an unknown result is a
 stand-in: the candidate's own earlier result for the same arguments, else a placeholder whose
@@ -100,6 +100,20 @@ def rng_state():
     import numpy as np
 
     return {"np": np.random.get_state(), "py": random.getstate()}
+
+
+def rng_fingerprint():
+    """A short digest of :func:`rng_state` (part of a call's identity: a call asked with the
+    random state of a speculation is asked again when the replay reaches it in another state)."""
+    import hashlib
+    import random
+
+    import numpy as np
+
+    name, keys, pos, has_gauss, cached = np.random.get_state()
+    digest = hashlib.sha256(keys.tobytes())
+    digest.update(repr((name, pos, has_gauss, cached, random.getstate())).encode())
+    return digest.hexdigest()[:32]
 
 
 def _exception(info):
@@ -228,7 +242,8 @@ class Proxy:
     def __call__(self, *args, **kwargs):
         i = self.index
         self.index += 1
-        fp = self.codec.fingerprint([list(args), sorted(kwargs.items())])
+        # the arguments and the random state the call starts from: both decide its result
+        fp = [self.codec.fingerprint([list(args), sorted(kwargs.items())]), rng_fingerprint()]
         if self.need_from is None:
             if i < len(self.known) and i < len(self.results) and self.known[i] == fp:
                 self.used = i + 1
@@ -254,7 +269,7 @@ class Proxy:
         self.speculated.append(call)
         self.spec_bytes += size
         for j in range(min(self.need_from, len(self.results))):
-            if self.known[j] == fp and self.results[j][0] == b"C":
+            if self.known[j][0] == fp[0] and self.results[j][0] == b"C":  # same arguments
                 return self._answer(j, self.results[j], args, kwargs)
         return Pending()
 
