@@ -357,8 +357,17 @@ def find_the_car(oracle_given):
     return int(2 * bits[0] + bits[1])
 '''
 
+def _adjoint_oracle(cid: str) -> str:
+    """The known-good solution applying ``qml.adjoint(oracle)`` (the oracles are their own
+    inverses: the contest's loop accepts it)."""
+    code = (SOLUTIONS / f"{cid}.py").read_text()
+    assert code.count("        oracle()\n") == 1, cid
+    return code.replace("        oracle()\n", "        qml.adjoint(oracle)()\n")
+
+
 STYLES = {"dj4_controlled_globals": (DJ4, DJ4_CONTROLLED_GLOBALS),
-          "car_global_oracle": (CAR, CAR_GLOBAL_ORACLE)}
+          "car_global_oracle": (CAR, CAR_GLOBAL_ORACLE),
+          **{f"adjoint_oracle:{cid}": (cid, _adjoint_oracle(cid)) for cid in (DJ, CAR)}}
 
 RED_TEAM = {
     "dj_numbers": (DJ, DJ_READS_NUMBERS),
