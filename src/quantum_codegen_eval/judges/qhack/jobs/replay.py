@@ -195,7 +195,8 @@ def _replay(name, entry, args, kwargs, forbid, find_class, cache=None, call=None
     built = [_measure(m) for m in meas]
     if cache is not None:
         cacheable = None not in queued
-        cache.expect(call, queued, statecache.pin_oracle_ops(queued) if cacheable else None)
+        cache.expect(call, queued,
+                     statecache.pin_oracle_ops(queued, cache.memo) if cacheable else None)
     ret = entry.get("ret")
     if ret is None:
         return None
@@ -280,6 +281,7 @@ class Replay:
         self.ns, self.spec = ns, spec
         self.official_check = ns["check"]
         self.caches = {}  # id(device) -> statecache.StateCache (``spec["state_cache"]``)
+        self.memo = statecache.OracleMemo(enabled=bool(spec.get("oracle_memo")))
 
     def _class(self, name):
         import pennylane as qml
@@ -310,7 +312,7 @@ class Replay:
         if self.spec.get("state_cache") and len(decos) == 1 and \
                 getattr(fn, "func", None) is replay and statecache.StateCache.usable(dev):
             if id(dev) not in self.caches:
-                self.caches[id(dev)] = statecache.StateCache(dev)
+                self.caches[id(dev)] = statecache.StateCache(dev, self.memo)
             cache.append(self.caches[id(dev)])
             single = all(isinstance(e, dict) and isinstance(e.get("meas"), list) and
                          all(isinstance(m, list) and len(m) == 3 and m[2] is None

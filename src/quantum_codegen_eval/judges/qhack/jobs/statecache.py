@@ -17,6 +17,7 @@ is not the reset one) runs the device's own ``apply()``.
 
 import numpy as np
 
+from .callkey import call_key
 from .seeding import rng_restore, rng_state
 
 #: the harness's operator classes are defined where it runs (the trusted job's ``__main__``)
@@ -33,27 +34,102 @@ class _Pin:
         return self.mat
 
 
-def pin_oracle_ops(ops):
-    """Pin the matrix of each operation an oracle call queued; ``None`` when one of them does
-    not qualify (a PennyLane class, parameters, no matrix), else their key."""
+def _class_key(cls):
+    """The definition of a harness operator class as data: each attribute of its body, a
+    function by its code and the values it closes over (``None``: something that is not
+    data)."""
+    items = []
+    for name, value in sorted(vars(cls).items()):
+        if name in ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",
+                    "__abstractmethods__", "_abc_impl"):  # (the ABC machinery's own)
+            continue
+        if isinstance(value, (classmethod, staticmethod)):
+            value = value.__func__
+        if callable(value) and hasattr(value, "__code__"):
+            try:  # (the class itself, for super(), is the same definition)
+                cells = [c.cell_contents for n, c in zip(value.__code__.co_freevars,
+                                                          value.__closure__ or ())
+                         if n != "__class__"]
+                canon = call_key(cells, {})
+            except ValueError:  # an empty cell
+                return None
+            if any(tag in canon for tag in ('"obj"', '"oracle"', '"mv"', '"cls"')):
+                return None
+            items.append((name, id(value.__code__), canon,
+                          call_key(list(value.__defaults__ or ()), {})))
+        else:
+            canon = call_key([value], {})
+            if any(tag in canon for tag in ('"obj"', '"oracle"', '"mv"', '"cls"')):
+                return None
+            items.append((name, canon))
+    return tuple(items)
+
+
+class OracleMemo:
+    """The matrices of the harness's oracle operations, per class definition (code and the
+    values its functions close over) and wires: for a harness whose oracle ``matrix()`` is a
+    function of these (``RecordCheck.oracle_memo``, declared per challenge from its text)."""
+
+    def __init__(self, enabled=True):
+        self.enabled, self.mats, self.hits = enabled, {}, 0
+
+    def key(self, o):
+        if not self.enabled:
+            return None
+        hyper = getattr(o, "hyperparameters", None)
+        if hyper:
+            return None
+        ck = _class_key(type(o))
+        return None if ck is None else (ck, tuple(o.wires.tolist()))
+
+    def pin(self, ops):
+        """Pin the memoized matrix on each operation in ``ops`` that qualifies (see
+        :func:`pin_oracle_ops`)."""
+        for o in ops:
+            if _qualifies(o):
+                self.matrix(o)
+
+    def matrix(self, o):
+        """``o.matrix()`` (memoized); ``None`` when computing it drew random numbers (then
+        nothing is pinned and the draws are undone: the device draws them where it would)."""
+        key = self.key(o)
+        mat = None if key is None else self.mats.get(key)
+        if mat is not None:
+            self.hits += 1
+        else:
+            state = rng_state()
+            mat = o.matrix()
+            if not _same_rng(state, rng_state()):
+                rng_restore(state)
+                return None
+            if key is not None:
+                self.mats[key] = mat
+        o.matrix = _Pin(mat)
+        return mat
+
+
+def _qualifies(o):
     from pennylane.operation import Operator
     from pennylane.ops.qubit.attributes import diagonal_in_z_basis
 
-    for o in ops:
-        cls = type(o)
-        if not isinstance(o, Operator) or cls.__module__.split(".")[0] == _FRAMEWORK or \
-                o.data or o in diagonal_in_z_basis:  # (default.qubit reads its eigvals)
-            return None
+    return isinstance(o, Operator) and type(o).__module__.split(".")[0] != _FRAMEWORK and \
+        not o.data and o not in diagonal_in_z_basis  # (default.qubit reads its eigvals)
+
+
+def pin_oracle_ops(ops, memo=None):
+    """Pin the matrix of each operation an oracle call queued; ``None`` when one of them does
+    not qualify (a PennyLane class, parameters, a diagonal gate, a matrix() that draws random
+    numbers), else their key. ``memo``: an :class:`OracleMemo`."""
+    if not all(_qualifies(o) for o in ops):
+        return None
+    memo = memo or OracleMemo(enabled=False)
     key = []
     for o in ops:
-        state = rng_state()
-        mat = o.matrix()
-        if not _same_rng(state, rng_state()):  # it drew: the device must draw it where it does
-            rng_restore(state)
+        mat = memo.matrix(o)
+        if mat is None:
             return None
         arr = np.asarray(mat)
-        o.matrix = _Pin(mat)
-        key.append((cls.__qualname__, tuple(o.wires.tolist()), arr.dtype.str, arr.shape,
+        key.append((type(o).__qualname__, tuple(o.wires.tolist()), arr.dtype.str, arr.shape,
                     arr.tobytes()))
     return tuple(key)
 
@@ -74,8 +150,8 @@ def _walk(op):
 class StateCache:
     """The cache of one ``default.qubit`` device, installed on its ``apply``."""
 
-    def __init__(self, dev):
-        self.dev, self.apply_slow = dev, dev.apply
+    def __init__(self, dev, memo=None):
+        self.dev, self.apply_slow, self.memo = dev, dev.apply, memo
         self.fresh = dev._create_basis_state(0)
         self.states = {}
         self.pending = None
