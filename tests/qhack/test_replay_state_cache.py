@@ -223,3 +223,20 @@ def test_a_matrix_that_draws_is_left_to_the_device():
     assert np.array_equal(np.random.get_state()[1], before)  # its draws undone
     assert "matrix" not in vars(o)  # not pinned
     assert statecache.pin_oracle_ops([qml.PauliX(wires=0)]) is None  # PennyLane's own gate
+
+
+def test_the_matrix_is_evaluated_outside_the_circuit_being_built():
+    # office_hijinks_500's oracle: matrix() builds an RY; the device calls it while executing,
+    # so the RY must not be queued into the circuit the memo is called from
+    import pennylane as qml
+
+    class ry_oracle(qml.operation.Operator):
+        num_wires = 1
+
+        def matrix(self):
+            return qml.matrix(qml.RY(2 * np.pi / 3, wires=3))
+
+    with qml.queuing.AnnotatedQueue() as q:
+        o = ry_oracle(wires=0)
+        statecache.OracleMemo().matrix(o)
+    assert list(q.queue) == [o]
