@@ -108,15 +108,19 @@ def _code(name: str) -> str:
     return (SOLUTIONS / name).read_text()
 
 
+#: name -> (challenge, program, verdict, answers the replay traces: 2 tests x 5,000 trials, or
+#: none where the first answer is rejected)
 PROGRAMS = {
-    "400_good": ("2023/office_hijinks_400", lambda: _code("office_hijinks_400.py"), "AC"),
-    "400_wrong": ("2023/office_hijinks_400", lambda: _code("office_hijinks_400.wrong.py"), "WA"),
-    "400_random": ("2023/office_hijinks_400", lambda: RANDOM_400, "WA"),
-    "400_frames": ("2023/office_hijinks_400", lambda: FRAMES_400, "WA"),
-    "500_good": ("2023/office_hijinks_500", lambda: _code("office_hijinks_500.py"), "AC"),
-    "500_wrong": ("2023/office_hijinks_500", lambda: _code("office_hijinks_500.wrong.py"), "WA"),
-    "500_random": ("2023/office_hijinks_500", lambda: RANDOM_500, "WA"),
-    "500_empty": ("2023/office_hijinks_500", lambda: EMPTY_500, "WA"),
+    "400_good": ("2023/office_hijinks_400", lambda: _code("office_hijinks_400.py"), "AC", 10_000),
+    "400_wrong": ("2023/office_hijinks_400", lambda: _code("office_hijinks_400.wrong.py"), "WA",
+                  10_000),
+    "400_random": ("2023/office_hijinks_400", lambda: RANDOM_400, "WA", 10_000),
+    "400_frames": ("2023/office_hijinks_400", lambda: FRAMES_400, "WA", 10_000),
+    "500_good": ("2023/office_hijinks_500", lambda: _code("office_hijinks_500.py"), "AC", 10_000),
+    "500_wrong": ("2023/office_hijinks_500", lambda: _code("office_hijinks_500.wrong.py"), "WA",
+                  10_000),
+    "500_random": ("2023/office_hijinks_500", lambda: RANDOM_500, "WA", 10_000),
+    "500_empty": ("2023/office_hijinks_500", lambda: EMPTY_500, "WA", 0),
 }
 
 
@@ -141,7 +145,7 @@ def _judged(judge, problem, code, sandbox):
 @pytest.mark.skipif(not HEAVY, reason="5,000 trials per test, judged twice: QCE_TEST_HEAVY=1")
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_fast_replay_draws_the_same_shots(name, qhack_problems, sandbox):
-    cid, code_of, status = PROGRAMS[name]
+    cid, code_of, status, answers = PROGRAMS[name]
     problem, code = qhack_problems[cid], code_of()
     slow_judge = qhack.make_judge(env="era", state_cache=False)
     fast_judge = qhack.make_judge(env="era")
@@ -151,9 +155,11 @@ def test_fast_replay_draws_the_same_shots(name, qhack_problems, sandbox):
     assert [r.files for r in slow_1] == [r.files for r in fast_1]
     slow, fast = (json.loads(t.files["qce_trace.json"]) for t in (slow_t, fast_t))
     assert slow["counts"] == {"hits": 0, "misses": 0, "memo_hits": 0}
-    assert fast["counts"]["hits"] > 9000 and fast["counts"]["memo_hits"] > 9000, fast["counts"]
-    # every replayed shot and answer of both tests (2 x 5,000), in order
-    assert len(slow["calls"]) == 10_000
+    if answers:  # the fast path was taken
+        assert fast["counts"]["hits"] > 9000 and fast["counts"]["memo_hits"] > 9000, \
+            fast["counts"]
+    # every replayed shot and answer of both tests, in order
+    assert len(slow["calls"]) == answers
     assert slow["calls"] == fast["calls"]
     assert slow_t.files[CHECKED_FILE] == fast_t.files[CHECKED_FILE]
     v_slow = slow_judge.decide(problem, code, [*slow_1, slow_t])
