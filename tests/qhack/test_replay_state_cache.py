@@ -246,3 +246,20 @@ def test_the_matrix_is_evaluated_outside_the_circuit_being_built():
         o = ry_oracle(wires=0)
         statecache.OracleMemo().matrix(o)
     assert list(q.queue) == [o]
+
+
+def test_a_class_with_its_own_constructor_is_not_memoized():
+    # an __init__ may keep its arguments on the instance: the class body no longer defines it
+    import pennylane as qml
+
+    class keeps(qml.operation.Operator):
+        num_wires = 1
+
+        def __init__(self, secret, wires):
+            self.secret = secret
+            super().__init__(wires=wires)
+
+        def matrix(self):
+            return np.diag([1.0, float(self.secret)])
+
+    assert statecache.OracleMemo().key(keeps(2, wires=0)) is None

@@ -1,6 +1,6 @@
-"""The state cache of a recorded replay (trusted job only): a stand-in QNode on PennyLane's
-``default.qubit`` (the device API of PennyLane <= 0.32, with ``apply``) simulates each distinct
-(recorded call, oracle matrices) once; later calls reuse the state ``apply()`` reached, and
+"""The fast path of a recorded replay. The state cache (trusted job only): a stand-in QNode on
+PennyLane's ``default.qubit`` (the device API of PennyLane <= 0.32, with ``apply``) simulates each
+distinct (recorded call, oracle matrices) once; later calls reuse the state ``apply()`` reached, and
 everything after it (probabilities, the shot drawn from the global NumPy stream by the device's
 own ``sample_basis_states``, the measurement results) runs as before.
 
@@ -13,6 +13,9 @@ starts from the device's reset state and is deterministic, so the state is what 
 computes, bit for bit; no random number is drawn in it. Anything else (another decorator, an
 oracle that queues PennyLane gates, an oracle operation the device expanded away, a state that
 is not the reset one) runs the device's own ``apply()``.
+
+The oracle memo (both jobs, where the challenge declares it): the harness oracle's ``matrix()``
+evaluated once per class definition and wires (:class:`OracleMemo`).
 """
 
 import numpy as np
@@ -20,7 +23,7 @@ import numpy as np
 from .callkey import call_key
 from .seeding import rng_restore, rng_state
 
-#: the harness's operator classes are defined where it runs (the trusted job's ``__main__``)
+#: an operation of this package's classes is never the harness's own
 _FRAMEWORK = "pennylane"
 
 
@@ -38,8 +41,11 @@ def _class_key(cls):
     """The definition of a harness operator class as data: each attribute of its body, a
     function by its code and the values it closes over (``None``: something that is not
     data)."""
+    body = vars(cls)
+    if "__init__" in body or "__new__" in body:  # it may keep its arguments: not the definition
+        return None
     items = []
-    for name, value in sorted(vars(cls).items()):
+    for name, value in sorted(body.items()):
         if name in ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",
                     "__abstractmethods__", "_abc_impl"):  # (the ABC machinery's own)
             continue
