@@ -106,7 +106,9 @@ class QHackJudge:
     :data:`DEFAULT_SEED`) fixes every random draw of a judging: each test's draws (the harness's
     oracles, couplings and shots, in the program's job and in the trusted check) come from a seed
     derived from it, the challenge and the test (:meth:`test_seed`), so the same program gets the
-    same verdict on every run and on resume; :meth:`options` records it.
+    same verdict on every run and on resume; :meth:`options` records it. ``state_cache=False``
+    turns off the recorded replays' state cache and oracle memo (:mod:`.record`: the same shots
+    and verdicts, slower; kept so that the equivalence can be re-checked).
     """
 
     benchmark = "qhack"
@@ -119,7 +121,7 @@ class QHackJudge:
     def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
                  startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,
                  trusted_cpu: float = TRUSTED_CPU, seed: int = DEFAULT_SEED,
-                 shims: bool = True, env_python: Any = None):
+                 shims: bool = True, env_python: Any = None, state_cache: bool = True):
         if env not in ("era", "current"):
             raise ValueError(f"QHack env must be 'era' or 'current', got {env!r}")
         if type(seed) is not int or not 0 <= seed < 2 ** 63:
@@ -134,6 +136,7 @@ class QHackJudge:
         self.trusted_cpu = float(trusted_cpu)
         self.memory_mb = memory_mb
         self.shims = shims
+        self.state_cache = bool(state_cache)
         self._pythons: dict[str, str | None] = {}
         self._env_python = env_python
 
@@ -222,7 +225,7 @@ class QHackJudge:
         emit = rec = None
         hide = False
         if recorded is not None:
-            rec = recorded.spec()
+            rec = self._record_spec(recorded)
         elif trust == checks.CIRCUIT:
             cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
             emit, hide = cc.emit, cc.hide_input
@@ -241,6 +244,14 @@ class QHackJudge:
                             python=python, preload=PRELOAD, limits=limits))
         return jobs
 
+    def _record_spec(self, recorded: record.RecordCheck,
+                     decorators: dict[str, list[str]] | None = None) -> dict[str, Any]:
+        """``recorded.spec()``, its speed-ups off with the option ``state_cache=False``."""
+        spec = recorded.spec(decorators)
+        if not self.state_cache:
+            spec.update(state_cache=False, oracle_memo=False)
+        return spec
+
     def trusted_check(self, problem: Any) -> tuple[list[tuple[str, bool]], dict[str, Any]] | None:
         """(harness parts, check) of the trusted stage (:func:`.runner.trusted_source`), or
         ``None`` when it has nothing to do."""
@@ -256,7 +267,8 @@ class QHackJudge:
             parts += [(fix(s), True) for s in record.template_statements(problem)]
             parts += [("\n".join(fix(c.text) for c in chunks if c.kind in ("run", "check")),
                        False)]
-            return parts, recorded.spec(record.decorators(problem, recorded.qfuncs))
+            return parts, self._record_spec(recorded,
+                                            record.decorators(problem, recorded.qfuncs))
         if trust == checks.CIRCUIT:
             cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
             chunks = chunks_of(problem)

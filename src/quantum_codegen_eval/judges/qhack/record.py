@@ -53,7 +53,14 @@ class RecordCheck:
     the error the harness queued before it, is replayed against a draw it never saw);
     ``value_rules``: what a recorded classical value must be, per function: ``"number"`` (a
     finite real) or ``("numbers", n)`` (n finite reals), where the template asks it and another
-    value would make the official check vacuous."""
+    value would make the official check vacuous; ``state_cache``: a stand-in QNode on
+    ``default.qubit`` simulates each distinct (recorded call, oracle matrices) once and draws
+    every shot from that state with the device's own sampling (:mod:`.jobs.statecache`: the
+    same draws from the same stream, bit-identical shots; the judge option ``state_cache=False``
+    turns it off); ``oracle_memo``: the harness's oracle operation's ``matrix()`` is a function
+    of its class definition (code and the values it closes over) and wires, as its text shows, so
+    it is evaluated once per distinct one, in both jobs (:class:`.jobs.statecache.OracleMemo`;
+    off with ``state_cache=False`` too)."""
 
     qfuncs: tuple[str, ...]
     values: tuple[str, ...] = ()
@@ -64,6 +71,8 @@ class RecordCheck:
     classes: tuple[str, ...] = ()
     hidden_draws: bool = False
     value_rules: tuple[tuple[str, Any], ...] = ()
+    state_cache: bool = False
+    oracle_memo: bool = False
 
     def spec(self, decorators: dict[str, list[str]] | None = None) -> dict[str, Any]:
         """The data of the job modules (:class:`.jobs.recorder.Recorder` in the program's job,
@@ -72,6 +81,7 @@ class RecordCheck:
                 "binary": self.binary, "rerun": self.rerun, "expand": self.expand,
                 "forbid": self.forbid, "classes": self.classes,
                 "hidden_draws": self.hidden_draws, "value_rules": self.value_rules,
+                "state_cache": self.state_cache, "oracle_memo": self.oracle_memo,
                 "decorators": decorators or {}}
 
 
@@ -93,14 +103,17 @@ RECORD_CHECKS: dict[str, RecordCheck] = {
     # circuit_right could read it from the queue and undo it without correcting anything
     "2023/office_hijinks_300": RecordCheck(("circuit_left", "circuit_right"), hidden_draws=True),
     # the harness's oracles (one per random draw) replace the recorded placeholder; the classical
-    # process_output is known on every possible shot
+    # process_output is known on every possible shot. The oracle's matrix() reads only the
+    # three working employees it closes over (oracle_memo); 5,000 trials see four oracles
     "2023/office_hijinks_400": RecordCheck(("circuit",), values=("process_output",),
-                                           binary=("process_output",)),
+                                           binary=("process_output",), state_cache=True,
+                                           oracle_memo=True),
     # process_output's answers go through np.allclose: an empty array per shot broadcasts to
-    # nothing and passes
+    # nothing and passes. Each oracle's matrix() is a constant RY matrix (oracle_memo)
     "2023/office_hijinks_500": RecordCheck(("circuit",), values=("process_output",),
                                            binary=("process_output",),
-                                           value_rules=(("process_output", "number"),)),
+                                           value_rules=(("process_output", "number"),),
+                                           state_cache=True, oracle_memo=True),
     "2024/fireworks_qutropolis": RecordCheck(("is_safe_configuration",)),
     # GHZ_fidelity (classical) computes the output: the program's output is compared
     "2024/GHZ_inn": RecordCheck(("GHZ_circuit",), rerun=False, expand=False),

@@ -4,7 +4,7 @@ describes the format and :mod:`.replay` reads it)."""
 
 import itertools
 
-from . import payload
+from . import payload, statecache
 from .callkey import call_key, is_oracle, mv_keys
 from .gates import REBUILDABLE
 from .seeding import rng_restore, rng_state
@@ -93,6 +93,8 @@ class Recorder:
         self.expand = bool(spec["expand"])
         self.keep = set(REBUILDABLE) | set(spec["classes"])
         self.calls, self.values, self.seen, self.oracle_ops = {}, {}, {}, {}
+        # the harness's oracle matrices, memoized where the challenge declares them pure
+        self.memo = statecache.OracleMemo() if spec.get("oracle_memo") else None
         self.count = 0
 
     def _oracle_proxy(self, f, pos):
@@ -100,6 +102,8 @@ class Recorder:
             r, ops, _ = _queued(f, a, k)
             for o in ops or ():
                 self.oracle_ops[id(o)] = (pos, o)
+            if self.memo is not None and ops:
+                self.memo.pin(ops)
             return r
         return oracle
 

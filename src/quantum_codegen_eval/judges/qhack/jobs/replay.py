@@ -9,7 +9,7 @@ import operator
 
 import numpy as np
 
-from . import payload
+from . import payload, statecache
 from .callkey import call_key, is_oracle, mv_items
 from .gates import REBUILDABLE
 from .seeding import seed_all
@@ -120,6 +120,19 @@ def _build(item, ctx, oracles, depth=0):
         cls(*params, wires=_ws(item[1]))
 
 
+def _queuing(oracle, queued):
+    """``oracle``, noting in ``queued`` what each of its calls queued (``None``: outside a
+    queuing context)."""
+    def call(*args, **kwargs):
+        ret, ops = statecache.queued_by(oracle, args, kwargs)
+        if ops is None:
+            queued.append(None)
+        else:
+            queued.extend(ops)
+        return ret
+    return call
+
+
 def _obs(item, depth=0):
     import pennylane as qml
 
@@ -161,7 +174,10 @@ def _measure(item):
     raise AssertionError("malformed measurement")
 
 
-def _replay(name, entry, args, kwargs, forbid, find_class):
+def _replay(name, entry, args, kwargs, forbid, find_class, cache=None, call=None):
+    """The recorded circuit ``entry`` rebuilt for this call; with ``cache`` (a
+    :class:`.statecache.StateCache`), the oracles' operations are pinned and the circuit is
+    announced to it as recorded call ``call``."""
     assert isinstance(entry, dict), f"{name}(): malformed record"
     assert "error" not in entry, f"{name}() could not be recorded: {str(entry['error'])[:300]}"
     ops, meas, names = entry.get("ops"), entry.get("meas"), entry.get("names")
@@ -171,9 +187,16 @@ def _replay(name, entry, args, kwargs, forbid, find_class):
         assert bad not in names, f"{name}() uses {bad}"
     ctx = _Ctx(args, kwargs, find_class)
     oracles = {p: a for p, a in list(enumerate(args)) + list(kwargs.items()) if is_oracle(a)}
+    queued = []
+    if cache is not None:
+        oracles = {p: _queuing(f, queued) for p, f in oracles.items()}
     for item in ops:
         _build(item, ctx, oracles)
     built = [_measure(m) for m in meas]
+    if cache is not None:
+        cacheable = None not in queued
+        cache.expect(call, queued,
+                     statecache.pin_oracle_ops(queued, cache.memo) if cacheable else None)
     ret = entry.get("ret")
     if ret is None:
         return None
@@ -257,6 +280,8 @@ class Replay:
     def __init__(self, ns, spec):
         self.ns, self.spec = ns, spec
         self.official_check = ns["check"]
+        self.caches = {}  # id(device) -> statecache.StateCache (``spec["state_cache"]``)
+        self.memo = statecache.OracleMemo(enabled=bool(spec.get("oracle_memo")))
 
     def _class(self, name):
         import pennylane as qml
@@ -270,16 +295,29 @@ class Replay:
 
     def _qfunc_stand_in(self, name, table):
         forbid = self.spec["forbid"]
+        cache = []  # the device's state cache, once the stand-in is known to be its QNode
 
         def replay(*args, **kwargs):
             key = call_key(args, kwargs)
             assert key in table, f"{name}(): a call the program did not record ({key[:120]})"
-            return _replay(name, table[key], args, kwargs, forbid, self._class)
+            return _replay(name, table[key], args, kwargs, forbid, self._class,
+                           cache[0] if cache else None, (name, key))
 
         replay.__name__ = name
         fn = replay
-        for deco in reversed(self.spec["decorators"].get(name, ())):
+        decos = self.spec["decorators"].get(name, ())
+        for deco in reversed(decos):
             fn = eval(deco, self.ns)(fn)  # template text: the template's own decorator
+        dev = getattr(fn, "device", None)
+        if self.spec.get("state_cache") and len(decos) == 1 and \
+                getattr(fn, "func", None) is replay and statecache.StateCache.usable(dev):
+            if id(dev) not in self.caches:
+                self.caches[id(dev)] = statecache.StateCache(dev, self.memo)
+            cache.append(self.caches[id(dev)])
+            single = all(isinstance(e, dict) and isinstance(e.get("meas"), list) and
+                         all(isinstance(m, list) and len(m) == 3 and m[2] is None
+                             for m in e["meas"]) for e in table.values())
+            fn = statecache.cached_qnode(fn, cache[0], single)
         return fn
 
     def check(self, data, expected, test):
@@ -287,6 +325,8 @@ class Replay:
         spec, ns = self.spec, self.ns
         assert isinstance(data, dict) and isinstance(data.get("record"), dict), "nothing recorded"
         record = data["record"]
+        for cache in self.caches.values():
+            cache.reset()
         for name, table in _table(record, "calls", spec["qfuncs"]).items():
             ns[name] = self._qfunc_stand_in(name, table)
         rules = dict(spec["value_rules"])
