@@ -148,7 +148,8 @@ class QHackJudge:
         """The options that decide this judge's verdicts (for a report's provenance)."""
         return {"env": self.env, "seed": self.seed, "time_scale": self.time_scale,
                 "startup_allowance": self.startup_allowance, "memory_mb": self.memory_mb,
-                "trusted_cpu": self.trusted_cpu, "shims": self.shims, "python": self.python}
+                "trusted_cpu": self.trusted_cpu, "shims": self.shims, "python": self.python,
+                "state_cache": self.state_cache}
 
     def test_seed(self, problem: Any, index: int, *salt: str) -> int:
         """The seed of one public test's random draws: from the option ``seed``, the challenge
