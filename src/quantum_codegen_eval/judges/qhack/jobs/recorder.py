@@ -24,17 +24,12 @@ def _queued(fn, args, kwargs):
     returned and the operations and measurements it queued there (``None`` outside any)."""
     import pennylane as qml
 
-    ctx = qml.QueuingManager.active_context()
-    if ctx is None:
-        return fn(*args, **kwargs), None, None
-    # keys are the objects themselves (0.28) or identity wrappers around them (later)
-    before = {id(getattr(k, "obj", k)) for k in ctx.keys()}
-    ret = fn(*args, **kwargs)
+    ret, items = statecache.queued_by(fn, args, kwargs)
+    if items is None:
+        return ret, None, None
     new = qml.queuing.AnnotatedQueue()
-    for key, info in list(ctx.items()):
-        obj = getattr(key, "obj", key)
-        if id(obj) not in before:
-            new.append(obj, **info)
+    for obj, info in items:
+        new.append(obj, **info)
     parts = qml.queuing.process_queue(new)
     ops = list(parts[2]) + list(parts[0]) if len(parts) == 3 else list(parts[0])
     return ret, ops, list(parts[1])

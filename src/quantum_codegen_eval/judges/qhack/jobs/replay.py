@@ -128,7 +128,7 @@ def _queuing(oracle, queued):
         if ops is None:
             queued.append(None)
         else:
-            queued.extend(ops)
+            queued.extend(o for o, _ in ops)
         return ret
     return call
 

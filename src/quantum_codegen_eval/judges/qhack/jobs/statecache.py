@@ -37,6 +37,11 @@ class _Pin:
         return self.mat
 
 
+def _is_data(canon):
+    """Whether a call key holds only data (no object, oracle, measurement value or class)."""
+    return not any(tag in canon for tag in ('"obj"', '"oracle"', '"mv"', '"cls"'))
+
+
 def _class_key(cls):
     """The definition of a harness operator class as data: each attribute of its body, a
     function by its code and the values it closes over (``None``: something that is not
@@ -59,13 +64,13 @@ def _class_key(cls):
                 canon = call_key(cells, {})
             except ValueError:  # an empty cell
                 return None
-            if any(tag in canon for tag in ('"obj"', '"oracle"', '"mv"', '"cls"')):
+            if not _is_data(canon):
                 return None
             items.append((name, id(value.__code__), canon,
                           call_key(list(value.__defaults__ or ()), {})))
         else:
             canon = call_key([value], {})
-            if any(tag in canon for tag in ('"obj"', '"oracle"', '"mv"', '"cls"')):
+            if not _is_data(canon):
                 return None
             items.append((name, canon))
     return tuple(items)
@@ -223,8 +228,9 @@ class StateCache:
 
 
 def queued_by(fn, args, kwargs):
-    """Call ``fn`` (an oracle of the harness) in the active queuing context; what it returned
-    and the objects it queued there (``None`` outside any context)."""
+    """Call ``fn`` in the active queuing context (nothing is re-queued); what it returned and
+    what it queued there, as ``(object, annotations)`` pairs in queue order (``None`` outside any
+    context)."""
     import pennylane as qml
 
     ctx = qml.QueuingManager.active_context()
@@ -233,8 +239,8 @@ def queued_by(fn, args, kwargs):
     # keys are the objects themselves (0.28) or identity wrappers around them (later)
     before = {id(getattr(k, "obj", k)) for k in ctx.keys()}
     ret = fn(*args, **kwargs)
-    new = [getattr(k, "obj", k) for k in list(ctx.keys())]
-    return ret, [o for o in new if id(o) not in before]
+    new = [(getattr(k, "obj", k), info) for k, info in list(ctx.items())]
+    return ret, [(o, info) for o, info in new if id(o) not in before]
 
 
 def cached_qnode(qnode, cache, single_tape):
