@@ -15,17 +15,15 @@ contest's own loop, which is the floor a faithful judge can reach::
 CPU seconds (user + system) are used because wall time on a shared machine measures the load.
 The official loop starts a fresh interpreter and imports PennyLane (once per public test for the
 2022 scripts); the judge forks from a worker that imported it once for all jobs. So the table
-gives the official loop both as measured and net of that start-up (the median CPU of the era
-interpreter running only the template's own import lines, times the number of runs).
+gives the official loop both as measured and after its imports: the CPU the program's process
+spent from the line after the template's imports to its exit, measured inside it
+(tests/support/cpu_after_imports.py; summed over the 2022 scripts' runs).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import resource
-import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -34,11 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "tests" / "qhack" / "solutions"
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 
-from qhack_official import era_python, official_loop  # noqa: E402
+from qhack_official import official_loop  # noqa: E402
 
 from quantum_codegen_eval.benchmarks import qhack  # noqa: E402
 from quantum_codegen_eval.execution import Sandbox  # noqa: E402
-from quantum_codegen_eval.judges.base import MAX_STAGES  # noqa: E402
+from quantum_codegen_eval.judges.base import stage_limit  # noqa: E402
 
 
 def heavy() -> set[str]:
@@ -56,22 +54,11 @@ def known_good() -> dict[str, Path]:
     return out
 
 
-def startup_cpu(python: str, imports: str, repeats: int = 3) -> float:
-    """Median CPU seconds of the era interpreter starting and running ``imports``."""
-    def once() -> float:
-        ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([python, "-c", imports], check=True, capture_output=True)
-        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime
-
-    return statistics.median(once() for _ in range(repeats))
-
-
 def judge_cpu(judge, record, code: str, sandbox: Sandbox) -> tuple[str, float]:
     """The verdict and the CPU seconds of every job of every stage."""
     planned = judge.jobs(record, code)
     results, cpu = [], 0.0
-    for _ in range(MAX_STAGES):
+    for _ in range(stage_limit(judge)):
         if not isinstance(planned, list):
             return planned.status, cpu
         out = sandbox.run_jobs(planned)
@@ -81,23 +68,23 @@ def judge_cpu(judge, record, code: str, sandbox: Sandbox) -> tuple[str, float]:
     return "judge error (stages)", cpu
 
 
-#: below this many CPU seconds the official loop's own work is within the start-up's noise
-NOISE = 0.05
+#: below this many CPU seconds of the official loop's own work no ratio is given
+SMALL = 0.01
 
 
 def render(rows: list[dict]) -> str:
     """The Markdown table of ``rows`` (as ``--json`` writes them)."""
-    lines = ["| challenge | official loop (CPU s) | net of start-up | judge (CPU s) "
-             "| judge / official net | verdict |", "|---|---|---|---|---|---|"]
+    lines = ["| challenge | official loop (CPU s) | after its imports | judge (CPU s) "
+             "| judge / after imports | verdict |", "|---|---|---|---|---|---|"]
     for r in rows:
         ok = r["judge_status"] + ("" if r["official_ok"] else " (official loop rejected it)")
-        small = r["official_net_cpu"] < NOISE
-        net = f"< {NOISE}" if small else f"{r['official_net_cpu']:.2f}"
-        ratio = "–" if small else f"{r['judge_cpu'] / r['official_net_cpu']:.2f}"
+        own = r["official_net_cpu"]
+        net = "–" if own is None else f"< {SMALL}" if own < SMALL else f"{own:.2f}"
+        ratio = "–" if r["ratio"] is None else f"{r['ratio']:.2f}"
         lines.append(f"| {r['id']} | {r['official_cpu']:.2f} | {net} | {r['judge_cpu']:.2f} | "
                      f"{ratio} | {ok} |")
     tot_o = sum(r["official_cpu"] for r in rows)
-    tot_n = sum(r["official_net_cpu"] for r in rows)
+    tot_n = sum(r["official_net_cpu"] or 0.0 for r in rows)
     tot_j = sum(r["judge_cpu"] for r in rows)
     lines.append(f"| **all {len(rows)}** | {tot_o:.1f} | {tot_n:.1f} | {tot_j:.1f} | "
                  f"{tot_j / tot_n if tot_n else float('nan'):.2f} | |")
@@ -126,21 +113,17 @@ def main() -> None:
         chosen = {k: v for k, v in chosen.items() if k not in heavy()}
     judge = qhack.make_judge(env="era", state_cache=not args.slow_replay)
     rows = []
-    startup: dict[tuple[str, str], float] = {}
     with Sandbox(workers=1) as sb, tempfile.TemporaryDirectory() as tmp:
         for i, (cid, path) in enumerate(sorted(chosen.items())):
             record, code = problems[cid], path.read_text()
-            run = official_loop(cid, record, code, Path(tmp) / str(i), timeout=3600)
+            run = official_loop(cid, record, code, Path(tmp) / str(i), timeout=3600, timed=True)
             status, cpu = judge_cpu(judge, record, code, sb)
-            key = (era_python(record), "\n".join(c["code"] for c in record.chunks
-                                                 if c["kind"] == "import"))
-            if key not in startup:
-                startup[key] = startup_cpu(*key)
-            runs = len(record.tests) if record.format == "script" else 1
-            net = max(run.cpu - runs * startup[key], 1e-3)
-            row = {"id": cid, "official_cpu": round(run.cpu, 3), "official_net_cpu": round(net, 3),
+            net = run.cpu_after_imports  # None: the loop failed before its end
+            row = {"id": cid, "official_cpu": round(run.cpu, 3),
+                   "official_net_cpu": None if net is None else round(net, 3),
                    "official_ok": run.failure is None, "judge_cpu": round(cpu, 3),
-                   "judge_status": status, "ratio": round(cpu / net, 2)}
+                   "judge_status": status,
+                   "ratio": round(cpu / net, 2) if net is not None and net >= SMALL else None}
             rows.append(row)
             print(json.dumps(row), flush=True)
     table = render(rows)

@@ -180,13 +180,14 @@ def run(mode: str, rows: list[dict], data_dir: str, workers: int) -> dict:
 
 def official_costs(path: str | None) -> dict[str, float]:
     """Challenge id -> the official loop's CPU seconds for a known-good program, where known.
-    ``path``: ``{id: seconds}``, or the rows ``timing/qhack_official.py --json`` writes (their
-    official loop net of the interpreter's start-up, which the judge's pre-imported workers skip
-    too)."""
+    ``path``: ``{id: seconds}``, or the rows ``timing/qhack_official.py --json`` writes (the
+    official loop's CPU after the template's imports, which the judge's pre-imported workers
+    skip too)."""
     if path:
         data = json.loads(Path(path).read_text())
         if isinstance(data, list):
-            return {str(r["id"]): float(r["official_net_cpu"]) for r in data}
+            return {str(r["id"]): float(r["official_net_cpu"]) for r in data
+                    if r["official_net_cpu"] is not None}
         return {str(k): float(v) for k, v in data.items()}
     from quantum_codegen_eval.loaders.qhack import manifest
 
@@ -199,13 +200,15 @@ def summarise(result: dict, kinds: dict, official: dict[str, float]) -> dict:
     programs = report.summary["programs"]
     judged = set(result["cpu_by_sample"])
     good_cpu = good_official = 0.0
-    known = set()
+    known: dict[str, list[float]] = {}  # challenge -> [judge CPU, official CPU] of its good ones
     for key in judged:
         cid = key.split("#")[0]
         if kinds.get(key, ("",))[0] == "good" and cid in official:
             good_cpu += result["cpu_by_sample"][key]
             good_official += official[cid]
-            known.add(cid)
+            pair = known.setdefault(cid, [0.0, 0.0])
+            pair[0] += round(result["cpu_by_sample"][key], 3)
+            pair[1] += official[cid]
     return {"mode": result["mode"], "samples": programs["samples"],
             "distinct": programs["distinct"], "judged": len(judged),
             "wall_s": round(result["wall"], 1), "job_cpu_s": round(result["job_cpu"], 1),
@@ -217,6 +220,7 @@ def summarise(result: dict, kinds: dict, official: dict[str, float]) -> dict:
             "good_programs_vs_official": round(good_cpu / good_official, 2) if good_official
             else None,
             "official_known_challenges": len(known),
+            "good_vs_official_by_challenge": dict(sorted(known.items())),
             "statuses": report.summary["statuses"],
             "pass@1": round(report.summary["pass@k"]["all"]["pass@1"], 4)}
 

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ class OfficialRun:
 
     failure: str | None
     cpu: float
+    cpu_after_imports: float | None = None  # ``timed=True``: the processes' CPU after the imports
 
 
 def _children_cpu() -> float:
@@ -33,10 +35,11 @@ def _children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def whole_template(record, code: str) -> str:
+def whole_template(record, code: str, after_imports: str = "") -> str:
     """The template with each editable chunk replaced by the program's definition of that name;
     the program's other definitions follow the template's imports (a participant's helpers), its
-    top-level calls follow the last editable chunk (notebook leftovers)."""
+    top-level calls follow the last editable chunk (notebook leftovers). ``after_imports``: a line
+    placed right after the template's leading imports."""
     tree = ast.parse(code)
     lines = code.splitlines()
     names = set(record.solution_functions)
@@ -58,7 +61,7 @@ def whole_template(record, code: str) -> str:
     last = max(i for i, c in enumerate(record.chunks) if c["kind"] == "editable")
     for i, chunk in enumerate(record.chunks):
         if chunk["kind"] != "import" and not helpers_placed:
-            out.append("\n".join(helpers))
+            out.append("\n".join(([after_imports] if after_imports else []) + helpers))
             helpers_placed = True
         if chunk["kind"] == "editable" and chunk["name"] in defs:
             out.append(defs[chunk["name"]])
@@ -105,10 +108,11 @@ def upstream_failure(name: str, record, code: str, workdir: Path) -> str | None:
 
 
 def official_loop(name: str, record, code: str, workdir: Path, timeout: float = 300,
-                  python: str | None = None) -> OfficialRun:
+                  python: str | None = None, timed: bool = False) -> OfficialRun:
     """Run the pasted program as the contest did; its verdict and the CPU seconds it took
     (children's CPU of this process: measure one run at a time). ``python``: another
-    interpreter than the record's era environment."""
+    interpreter than the record's era environment. ``timed``: also measure, inside the program,
+    the CPU after the template's imports (``cpu_after_imports.py``, copied beside it)."""
     if python is None:
         try:
             python = era_python(record)
@@ -117,7 +121,11 @@ def official_loop(name: str, record, code: str, workdir: Path, timeout: float = 
     before = _children_cpu()
     workdir.mkdir(parents=True)
     prog = workdir / "prog.py"
-    prog.write_text(whole_template(record, code))
+    mark = ""
+    if timed:
+        shutil.copy(Path(__file__).with_name("cpu_after_imports.py"), workdir)
+        mark = "import cpu_after_imports  # noqa: F401"
+    prog.write_text(whole_template(record, code, after_imports=mark))
     if record.format == "script":
         rel = json.loads(record.compare).get("rel")
         for t in record.tests:
@@ -130,13 +138,19 @@ def official_loop(name: str, record, code: str, workdir: Path, timeout: float = 
             if not printed or not _script_line_ok(printed[-1], t["expected"], rel):
                 return OfficialRun(f"{name} test {t['name']}: printed {printed[-1:]}, "
                                    f"want {t['expected']!r}", _children_cpu() - before)
-        return OfficialRun(None, _children_cpu() - before)
+        return OfficialRun(None, _children_cpu() - before, _marked(workdir))
     p = subprocess.run([python, str(prog)], capture_output=True, text=True, timeout=timeout,
                        cwd=workdir)
     cpu = _children_cpu() - before
     if p.returncode != 0 or p.stdout.count("Correct!") != len(record.tests):
         return OfficialRun(f"{name}: exit {p.returncode}: {p.stdout[-1500:]} {p.stderr[-2000:]}",
                            cpu)
-    return OfficialRun(None, cpu)
+    return OfficialRun(None, cpu, _marked(workdir))
+
+
+def _marked(workdir: Path) -> float | None:
+    """The sum of what ``cpu_after_imports`` wrote (None: the run was not timed)."""
+    path = workdir / "cpu_after_imports"
+    return sum(map(float, path.read_text().split())) if path.exists() else None
 
 
