@@ -1,0 +1,13 @@
+def check_simplification(op1, op2):
+    for p1, p2 in zip(op1, op2):
+        if p1 != "I" and p2 != "I" and p1 != p2:
+            return False
+    return True
+
+
+def join_operators(op1, op2):
+    return [p2 if p1 == "I" else p1 for p1, p2 in zip(op1, op2)]
+
+
+def compression_ratio(obs_hamiltonian, final_solution):
+    return 1 - len(final_solution) / len(obs_hamiltonian)
