@@ -1,13 +1,13 @@
 def check_simplification(op1, op2):
-    # only words acting on disjoint qubits are merged (rule 2 forgotten)
-    for p1, p2 in zip(op1, op2):
+    for i in range(len(op1)):
+        p1, p2 = op1[i], op2[i]
         if p1 != "I" and p2 != "I":
             return False
     return True
 
 
 def join_operators(op1, op2):
-    return [p2 if p1 == "I" else p1 for p1, p2 in zip(op1, op2)]
+    return [op2[i] if op1[i] == "I" else op1[i] for i in range(len(op1))]
 
 
 def compression_ratio(obs_hamiltonian, final_solution):
