@@ -207,7 +207,7 @@ def summarise(result: dict, kinds: dict, official: dict[str, float]) -> dict:
             good_cpu += result["cpu_by_sample"][key]
             good_official += official[cid]
             pair = known.setdefault(cid, [0.0, 0.0])
-            pair[0] += round(result["cpu_by_sample"][key], 3)
+            pair[0] += result["cpu_by_sample"][key]
             pair[1] += official[cid]
     return {"mode": result["mode"], "samples": programs["samples"],
             "distinct": programs["distinct"], "judged": len(judged),
@@ -220,7 +220,8 @@ def summarise(result: dict, kinds: dict, official: dict[str, float]) -> dict:
             "good_programs_vs_official": round(good_cpu / good_official, 2) if good_official
             else None,
             "official_known_challenges": len(known),
-            "good_vs_official_by_challenge": dict(sorted(known.items())),
+            "good_vs_official_by_challenge": {cid: [round(j, 3), round(o, 3)]
+                                              for cid, (j, o) in sorted(known.items())},
             "statuses": report.summary["statuses"],
             "pass@1": round(report.summary["pass@k"]["all"]["pass@1"], 4)}
 

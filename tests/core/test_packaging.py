@@ -13,14 +13,16 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _packages_on_disk() -> set[str]:
+    """Every folder of the package (with code or shipped data), as a dotted name."""
     found = set()
-    src = REPO / "src"
-    for init in src.rglob("__init__.py"):
-        found.add(".".join(init.parent.relative_to(src).parts))
-    for top, name in (("loaders", "loaders"), ("dataset_cards", "dataset_cards")):
-        for init in (REPO / top).rglob("__init__.py"):
-            rel = init.parent.relative_to(REPO / top).parts
-            found.add(".".join(("quantum_codegen_eval", name, *rel)))
+    for top, prefix in ((REPO / "src" / "quantum_codegen_eval", ()),
+                        (REPO / "loaders", ("loaders",)),
+                        (REPO / "dataset_cards", ("dataset_cards",))):
+        for folder in [top, *top.rglob("*")]:
+            if folder.is_dir() and folder.name != "__pycache__" and any(
+                    f.is_file() and f.suffix != ".pyc" for f in folder.iterdir()):
+                found.add(".".join(("quantum_codegen_eval", *prefix,
+                                    *folder.relative_to(top).parts)))
     return found
 
 

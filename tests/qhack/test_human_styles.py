@@ -47,6 +47,9 @@ NEW = (
     "2023/tutorial_8",
     "2024/mach_zender_cabin",
     "2024/rainy_days_retreat",
+    # templates with an unnamed blank (``dev = ``, ``U = # ...``) the paste fills from the program
+    "2024/chalet_random_gate",
+    "2024/travelling_eigentracks",
 )  # 2022/games_200_CHSH_template is left out here: 150 optimiser steps, judged in the reference test
 
 #: (name, challenge id, program): correct programs in styles people used

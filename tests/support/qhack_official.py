@@ -35,14 +35,25 @@ def _children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
+def _blank(chunk: dict) -> str | None:
+    """The name an editable chunk defines: its ``name``, or the variable an unnamed blank
+    assigns (``dev = `` in chalet_random_gate, ``U = # ...`` in travelling_eigentracks)."""
+    if chunk["name"]:
+        return chunk["name"]
+    m = re.match(r"(?:\s*#[^\n]*\n)*\s*([A-Za-z_]\w*)\s*=(?!=)", chunk["code"])
+    return m.group(1) if m else None
+
+
 def whole_template(record, code: str, after_imports: str = "") -> str:
-    """The template with each editable chunk replaced by the program's definition of that name;
-    the program's other definitions follow the template's imports (a participant's helpers), its
-    top-level calls follow the last editable chunk (notebook leftovers). ``after_imports``: a line
-    placed right after the template's leading imports."""
+    """The template with each editable chunk replaced by the program's definition of that name
+    (or its assignment of a blank's variable); the program's other definitions follow the
+    template's imports (a participant's helpers), its top-level calls follow the last editable
+    chunk (notebook leftovers). ``after_imports``: a line placed right after the template's
+    leading imports."""
     tree = ast.parse(code)
     lines = code.splitlines()
     names = set(record.solution_functions)
+    blanks = {_blank(c) for c in record.chunks if c["kind"] == "editable" and not c["name"]}
     defs: dict[str, str] = {}
     helpers: list[str] = []
     leftovers: list[str] = []  # notebook-cell calls (prints, draws): after the solution
@@ -50,7 +61,10 @@ def whole_template(record, code: str, after_imports: str = "") -> str:
         start = min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
         text = "\n".join(lines[start - 1:node.end_lineno])
         name = getattr(node, "name", None)
-        if name in names:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], ast.Name) and node.targets[0].id in blanks:
+            defs[node.targets[0].id] = text
+        elif name in names:
             defs[name] = text
         elif isinstance(node, ast.Expr):
             leftovers.append(text)
@@ -63,8 +77,8 @@ def whole_template(record, code: str, after_imports: str = "") -> str:
         if chunk["kind"] != "import" and not helpers_placed:
             out.append("\n".join(([after_imports] if after_imports else []) + helpers))
             helpers_placed = True
-        if chunk["kind"] == "editable" and chunk["name"] in defs:
-            out.append(defs[chunk["name"]])
+        if chunk["kind"] == "editable" and _blank(chunk) in defs:
+            out.append(defs[_blank(chunk)])
         else:
             out.append(chunk["code"])
         if i == last:
