@@ -1,11 +1,14 @@
-"""Circuit checks and multi-controlled operations: the judge must decide as the contest did.
+"""Multi-controlled operations in circuit checks and recorded replays: the judge must decide
+as the contest did.
 
 The contest's simulator applied a ``qml.ctrl`` result or a ``MultiControlledX`` whole. The judge's
 circuit checks emitted PennyLane's decomposition instead, which in the era environments fails
 (0.34: ``MultiControlledX`` without work wires), brings in ``QubitUnitary`` pieces (0.34: seven
 controls on ``PauliY``, which ``three_shipping_companies`` then rejects), leaves gates the
 trusted side cannot rebuild (0.28: ``C(RZ)``) or drops the controlled global phase (0.34:
-``C(PhaseShift)``): accepted programs were WA. Each program in ``solutions/controlled/<year>/
+``C(PhaseShift)``): accepted programs were WA. The recorded replay turned a
+``MultiControlledX`` into its matrix, a ``QubitUnitary`` that ``fireworks_qutropolis`` rejects.
+Each program in ``solutions/controlled/<year>/
 <challenge>/`` (ours; ``wrong_*`` ones are wrong on purpose) is run through the contest's own
 loop in the era interpreter and judged; both must give the expected verdict.
 """
@@ -36,9 +39,9 @@ def _expected(name: str) -> str:
     return "WA" if name.rsplit("/", 1)[1].startswith("wrong") else "AC"
 
 
-def test_the_cases_cover_three_challenges_and_both_verdicts():
+def test_the_cases_cover_four_challenges_and_both_verdicts():
     assert {c for c, _ in CASES.values()} == {
-        "2023/bending_bennets_laws_200", "2024/lazy_workers_terminal",
+        "2023/bending_bennets_laws_200", "2024/fireworks_qutropolis", "2024/lazy_workers_terminal",
         "2024/three_shipping_companies"}
     assert {_expected(n) for n in CASES} == {"AC", "WA"}
 

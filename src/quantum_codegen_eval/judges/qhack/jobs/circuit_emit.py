@@ -35,7 +35,7 @@ def _param(op, p):
     return payload.encode(qml.math.to_numpy(p)) if op.name == "QubitUnitary" else float(p)
 
 
-def _controlled(op):
+def multi_controlled(op):
     """``(control wires, control values, base)`` of a multi-controlled operation (a ``qml.ctrl``
     result or a ``MultiControlledX``), else None. The contest's simulator applied such an
     operation whole; PennyLane's decompositions of it can fail (0.34: ``MultiControlledX``
@@ -96,7 +96,7 @@ def tape_ops(fn, args=(), keep=None, limit=5000):
         def stop(op):
             if op.name in keep:
                 return True
-            ctl = _controlled(op) if isinstance(op, qml.operation.Operator) else None
+            ctl = multi_controlled(op) if isinstance(op, qml.operation.Operator) else None
             base = None if ctl is None else _base_item(ctl[2], keep)
             if base is not None:
                 controlled[id(op)] = [CONTROLLED, _labels(ctl[0]), ctl[1], base]
