@@ -8,9 +8,9 @@ controls on ``PauliY``, which ``three_shipping_companies`` then rejects), leaves
 trusted side cannot rebuild (0.28: ``C(RZ)``) or drops the controlled global phase (0.34:
 ``C(PhaseShift)``): accepted programs were WA. The recorded replay turned a
 ``MultiControlledX`` into its matrix, a ``QubitUnitary`` that ``fireworks_qutropolis`` rejects.
-Each program in ``solutions/controlled/<year>/
-<challenge>/`` (ours; ``wrong_*`` ones are wrong on purpose) is run through the contest's own
-loop in the era interpreter and judged; both must give the expected verdict.
+Each program in ``solutions/controlled/<year>/<challenge>/`` (ours; ``wrong_*`` ones are wrong
+on purpose) is run through the contest's own loop in the era interpreter and judged; both must
+give the expected verdict.
 """
 
 from __future__ import annotations
