@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from . import payload
-from .gates import ORACLE, STANDARD_GATES
+from .gates import CONTROLLED, ORACLE, STANDARD_GATES
 
 STANDARD = set(STANDARD_GATES)
 PARAMS = {"RX": 1, "RY": 1, "RZ": 1, "PhaseShift": 1, "ControlledPhaseShift": 1, "CRX": 1,
@@ -24,28 +24,66 @@ PARAMS = {"RX": 1, "RY": 1, "RZ": 1, "PhaseShift": 1, "ControlledPhaseShift": 1,
 
 def circuit_ops(data, allowed, wires, limit=5000):
     """[(gate class or None for the oracle, wires, params)] of the emitted circuit; an
-    AssertionError (a wrong answer) when it is not a circuit of ``allowed`` gates on ``wires``."""
-    import pennylane as qml
-
+    AssertionError (a wrong answer) when it is not a circuit of ``allowed`` gates on ``wires``.
+    A controlled operation (``[CONTROLLED, control wires, control values, base]``, where
+    ``allowed`` has ``CONTROLLED`` and the base, not the oracle) is a :class:`Controlled` in the
+    class's place."""
     assert isinstance(data, dict) and isinstance(data.get("ops"), list), "no circuit emitted"
     assert len(data["ops"]) <= limit, "too many operations"
     out = []
     for item in data["ops"]:
-        assert isinstance(item, list) and len(item) == 3, "malformed operation"
-        name, ws, ps = item
-        assert name in allowed, f"operation {str(name)[:80]} is not allowed here"
-        assert isinstance(ws, list) and ws and len(set(ws)) == len(ws) and all(
-            type(w) in (int, str) and w in wires for w in ws), f"{name}: bad wires {str(ws)[:80]}"
-        if name == "QubitUnitary":
-            ps = [_matrix(ps, len(ws))]
+        if isinstance(item, list) and len(item) == 4 and item[0] == CONTROLLED and \
+                CONTROLLED in allowed:
+            out.append(_controlled(item, allowed, wires))
         else:
-            assert isinstance(ps, list) and len(ps) == PARAMS.get(name, 0) and all(
-                type(p) in (int, float) and math.isfinite(p) for p in ps), f"{name}: bad parameters"
-        cls = None if name == ORACLE else getattr(qml, name)
-        n = getattr(cls, "num_wires", None)
-        assert cls is None or type(n) is not int or n == len(ws), f"{name}: wrong wire count"
-        out.append((cls, ws, ps))
+            out.append(_op(item, allowed, wires))
     return out
+
+
+def _op(item, allowed, wires):
+    import pennylane as qml
+
+    assert isinstance(item, list) and len(item) == 3, "malformed operation"
+    name, ws, ps = item
+    assert name in allowed, f"operation {str(name)[:80]} is not allowed here"
+    assert isinstance(ws, list) and ws and len(set(ws)) == len(ws) and all(
+        type(w) in (int, str) and w in wires for w in ws), f"{name}: bad wires {str(ws)[:80]}"
+    if name == "QubitUnitary":
+        ps = [_matrix(ps, len(ws))]
+    else:
+        assert isinstance(ps, list) and len(ps) == PARAMS.get(name, 0) and all(
+            type(p) in (int, float) and math.isfinite(p) for p in ps), f"{name}: bad parameters"
+    cls = None if name == ORACLE else getattr(qml, name)
+    n = getattr(cls, "num_wires", None)
+    assert cls is None or type(n) is not int or n == len(ws), f"{name}: wrong wire count"
+    return cls, ws, ps
+
+
+class Controlled:
+    """A rebuilt controlled operation: ``Controlled(...)(*params, wires=base wires)`` queues
+    ``qml.ctrl`` of the base on the control wires, as the program's ``qml.ctrl`` or
+    ``MultiControlledX`` did (the simulator applies it whole, as the contest's did)."""
+
+    def __init__(self, base, controls, values):
+        self.base, self.controls, self.values = base, controls, values
+
+    def __call__(self, *ps, wires):
+        import pennylane as qml
+
+        qml.ctrl(lambda: self.base(*ps, wires=wires), control=self.controls,
+                 control_values=self.values)()
+
+
+def _controlled(item, allowed, wires):
+    _, controls, values, base = item
+    cls, ws, ps = _op(base, set(allowed) - {ORACLE, CONTROLLED}, wires)
+    assert isinstance(controls, list) and controls and isinstance(values, list) and \
+        len(values) == len(controls) and all(type(v) is int and v in (0, 1) for v in values), \
+        "controlled operation: malformed controls"
+    assert len(set(controls)) == len(controls) and not set(controls) & set(ws) and all(
+        type(w) in (int, str) and w in wires for w in controls), \
+        f"controlled operation: bad control wires {str(controls)[:80]}"
+    return Controlled(cls, controls, values), controls + ws, ps
 
 
 def _matrix(ps, n_wires):
@@ -66,6 +104,8 @@ def apply_ops(ops, oracle=None):
     for cls, ws, ps in ops:
         if cls is None:
             oracle(wires=ws)
+        elif isinstance(cls, Controlled):
+            cls(*ps, wires=ws[len(cls.controls):])
         else:
             cls(*ps, wires=ws)
 
@@ -94,7 +134,7 @@ def ruins_oasis(ns, data, expected, test, spec):
     for every oracle the harness's ``oracle_maker`` draws."""
     import pennylane as qml
 
-    ops = circuit_ops(data, set(PARAMS) | STANDARD | {ORACLE, "QubitUnitary"}, range(3))
+    ops = circuit_ops(data, set(PARAMS) | STANDARD | {ORACLE, "QubitUnitary", CONTROLLED}, range(3))
     assert [cls for cls, _, _ in ops].count(None) == 1, "You can use the oracle once."
     dev = qml.device("default.qubit", wires=3)
     for _ in range(100):
@@ -111,7 +151,7 @@ def ruins_oasis(ns, data, expected, test, spec):
 def lazy_workers_terminal(ns, data, expected, test, spec):
     """The official ``run()`` and ``check()``, the solution's ``circuit(oracle)`` replaced by the
     emitted circuit with the oracle ``run()`` builds in place of the placeholder."""
-    ops = circuit_ops(data, set(PARAMS) | STANDARD | {ORACLE, "QubitUnitary"}, range(9))
+    ops = circuit_ops(data, set(PARAMS) | STANDARD | {ORACLE, "QubitUnitary", CONTROLLED}, range(9))
 
     def circuit(oracle):
         apply_ops(ops, oracle)
@@ -157,7 +197,7 @@ def replay(ns, data, expected, test, spec):
             for forbidden in spec["forbid"]:
                 assert forbidden not in circuit["names"], f"{name}() uses {forbidden}"
             table[call_key(args, kwargs)] = circuit_ops(
-                circuit, STANDARD | {"QubitUnitary"}, AnyLabel())
+                circuit, STANDARD | {"QubitUnitary", CONTROLLED}, AnyLabel())
         ns[name] = _stand_in(name, table)
     return ns["check"](ns["run"](test["input"]), expected)
 

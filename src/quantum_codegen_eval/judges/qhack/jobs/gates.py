@@ -18,3 +18,7 @@ REBUILDABLE = STANDARD_GATES + (
 
 #: the operation name of the placeholder the program's job hands the solution for an oracle
 ORACLE = "QCEOracle"
+
+#: the tag of an emitted controlled operation, ``[CONTROLLED, control wires, control values,
+#: base]`` (a circuit check allows it where the official check does not restrict the gate set)
+CONTROLLED = "C"
