@@ -355,7 +355,7 @@ def _resume_command(argv: list[str]) -> str:
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from .cluster import ClusterError
-    from .evaluate import EvaluationInterrupted, StoreInUse, evaluate
+    from .evaluate import EvaluationInterrupted, SetupIncomplete, StoreInUse, evaluate
 
     bad_k = [k for k in args.k or () if k < 1]
     if bad_k:
@@ -373,6 +373,10 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         print(f"\nqce evaluate: {exc}; resume with: {_resume_command(args.argv)}",
               file=sys.stderr)
         return EXIT_CLUSTER
+    except SetupIncomplete as exc:
+        print(f"\nqce evaluate: {exc}; then resume with: {_resume_command(args.argv)}",
+              file=sys.stderr)
+        return EXIT_USAGE
     except EvaluationInterrupted as exc:
         print(f"\nqce evaluate: interrupted; {exc.kept} of {exc.total} results kept in {store}; "
               f"resume with: {_resume_command(args.argv)}", file=sys.stderr)
@@ -594,6 +598,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(_k_apart(argv))
     from .benchmarks.base import UsageError
     from .datasets_cache import DataUnavailable
+    from .execution import PackageMissing
 
     args.argv = argv
     try:
@@ -603,6 +608,12 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except (UsageError, DataUnavailable) as exc:
         print(f"qce {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except PackageMissing as exc:  # a single judgement (qce judge): evaluate explains its own
+        from .hints import missing_package_message
+
+        print(f"qce {args.command}: {exc}; "
+              f"{missing_package_message(exc.python, exc.missing, exc.own)}", file=sys.stderr)
         return EXIT_USAGE
     except InputError as exc:
         print(f"qce {args.command}: {exc}", file=sys.stderr)

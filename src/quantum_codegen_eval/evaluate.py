@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from .benchmarks.base import Benchmark, get
+from .benchmarks.base import Benchmark, UsageError, get
 from .judges.base import judge_error, program_key
 from .predictions import Sample, read_predictions
 from .verdict import Verdict, classify_error, with_error_class
@@ -47,6 +47,13 @@ class EvaluationInterrupted(KeyboardInterrupt):
         super().__init__(f"interrupted: {kept} of {total} results kept"
                          + (f" in {store}" if store else ""))
         self.kept, self.total, self.store = kept, total, store
+
+
+class SetupIncomplete(UsageError):
+    """The machine cannot run the benchmark's jobs: a package they import is missing from the
+    interpreter that runs them (an extra of this package not installed, a broken environment).
+    The run stops before judging such a job, since every program would fail through no fault of
+    its own; verdicts decided before it are kept in the store."""
 
 
 class StoreInUse(FileExistsError):
@@ -164,7 +171,13 @@ def evaluate(
     Ctrl-C raises :class:`EvaluationInterrupted` once in-flight jobs are stopped.
     """
     from .cluster import Cluster, ClusterError
-    from .execution import ExecutorError, InterpreterMissing, ResultStore, Sandbox
+    from .execution import (
+        ExecutorError,
+        InterpreterMissing,
+        PackageMissing,
+        ResultStore,
+        Sandbox,
+    )
     from .scoring import score, summarise
 
     started = time.time()
@@ -272,6 +285,15 @@ def evaluate(
         _stop(sandbox if own_sandbox else None, result_store, bar)
         # every decided verdict is in the store (saved as it was decided, or read from it)
         raise EvaluationInterrupted(len(run.verdicts), len(samples), store_path) from None
+    except PackageMissing as exc:
+        _stop(sandbox if own_sandbox else None, result_store, bar)
+        from .hints import missing_package_message
+
+        fix = missing_package_message(exc.python, exc.missing, exc.own,
+                                      _interpreters(bench, planned).get(exc.python))
+        raise SetupIncomplete(f"{bench.name} cannot be judged here: {exc}; {fix}"
+                              + (f"; {len(run.verdicts)} of {len(samples)} results kept in "
+                                 f"{store_path}" if store_path else "")) from None
     except (ExecutorError, ClusterError) as exc:
         _stop(sandbox if own_sandbox else None, result_store, bar)
         message = str(exc)

@@ -21,6 +21,7 @@ from sample_answers import BELL, RIGHT, SLEEP
 from quantum_codegen_eval import evaluate
 from quantum_codegen_eval.benchmarks import sample
 from quantum_codegen_eval.cluster import ClusterError
+from quantum_codegen_eval.evaluate import SetupIncomplete
 from quantum_codegen_eval.execution import InterpreterMissing, Job, Sandbox
 from quantum_codegen_eval.refinement import refine_all
 
@@ -97,22 +98,28 @@ def test_a_worker_killed_mid_run_loses_nothing(expected, tmp_path):
 
 
 class _ElsewhereJudge:
-    """The real sample judge whose jobs name an interpreter no worker has."""
+    """The real sample judge whose jobs name an interpreter no worker has (or, with
+    ``preload``, preload a module no worker has)."""
 
     deterministic = False
     benchmark = "sample"
 
-    def __init__(self, python: str):
+    def __init__(self, python: str | None = None, preload: str | None = None):
         self.inner = sample.BENCHMARK.make_judge()
-        self.python = python
+        self.python, self.preload = python, preload
+
+    def _moved(self, out):
+        if not isinstance(out, list):
+            return out
+        if self.preload:
+            return [replace(j, preload=(*(j.preload or ()), self.preload)) for j in out]
+        return [replace(j, python=self.python) for j in out]
 
     def jobs(self, problem, completion):
-        out = self.inner.jobs(problem, completion)
-        return out if not isinstance(out, list) else [replace(j, python=self.python) for j in out]
+        return self._moved(self.inner.jobs(problem, completion))
 
     def decide(self, problem, completion, results):
-        out = self.inner.decide(problem, completion, results)
-        return out if not isinstance(out, list) else [replace(j, python=self.python) for j in out]
+        return self._moved(self.inner.decide(problem, completion, results))
 
 
 def test_a_worker_without_the_interpreter_stops_the_run_at_once(cluster, tmp_path):
@@ -127,6 +134,21 @@ def test_a_worker_without_the_interpreter_stops_the_run_at_once(cluster, tmp_pat
     assert all(w in message for w in cluster.scheduler_info["workers"])  # each worker named
     assert "results kept" in message and str(store) in message
     assert time.monotonic() - t0 < 120  # before judging anything
+
+
+def test_a_worker_without_a_preloaded_package_stops_the_run_naming_it(cluster, tmp_path):
+    """The worker's sandbox raises PackageMissing; it crosses dask to the client whole."""
+    store = tmp_path / "results.jsonl"
+    with pytest.raises(SetupIncomplete) as info:
+        evaluate(_rows(), "sample", "qiskit", k=(1,), scheduler=cluster.scheduler_address,
+                 judge=_ElsewhereJudge(preload="qce_no_such_module"), store=store)
+    message = str(info.value)
+    assert f"{sys.executable} on " in message
+    assert "cannot import 'qce_no_such_module' (ModuleNotFoundError" in message
+    assert "install with: pip install qce-no-such-module" in message
+    assert message.endswith(f"results kept in {store}")
+    stored = [json.loads(line)["verdict"]["status"] for line in store.read_text().splitlines()]
+    assert "RE" not in stored  # no program was blamed for it
 
 
 def test_a_job_reaching_a_worker_without_its_interpreter_is_no_result(cluster, tmp_path):

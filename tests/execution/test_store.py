@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -59,14 +60,24 @@ def test_run_resumable_rejects_duplicate_ids(tmp_path, light_sandbox):
 
 
 SCRIPT = """
-import sys
+import os, sys
 from quantum_codegen_eval.execution import Job, ResultStore, Sandbox, run_resumable
 jobs = [Job(f"import time; time.sleep(0.2); print({i})", id=f"s{i}") for i in range(N)]
 with Sandbox(workers=2, preload=()) as sb:
     for r in run_resumable(sb, jobs, ResultStore(sys.argv[1])):
         pids = [z.pid for s in sb._all_slots for z in s.zygotes.values()]
-        open(sys.argv[2], "w").write(" ".join(map(str, pids)))
+        open(sys.argv[2] + ".tmp", "w").write(" ".join(map(str, pids)))
+        os.replace(sys.argv[2] + ".tmp", sys.argv[2])  # the kill may come mid-write
 """
+
+
+def _running(pid: int) -> bool:
+    """``pid`` exists and is not a zombie (an orphan's exit waits for PID 1 to reap it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def test_kill_9_then_resume_redoes_nothing_and_loses_nothing(tmp_path, light_sandbox):
@@ -97,6 +108,6 @@ def test_kill_9_then_resume_redoes_nothing_and_loses_nothing(tmp_path, light_san
     pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
     assert pids
     deadline = time.monotonic() + 10
-    while any(os.path.exists(f"/proc/{p}") for p in pids) and time.monotonic() < deadline:
+    while any(_running(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(os.path.exists(f"/proc/{p}") for p in pids)
+    assert not any(_running(p) for p in pids)

@@ -48,18 +48,29 @@ def place():
     shutil.rmtree(path, ignore_errors=True)
 
 
-def test_wheel_builds_prompts_loads_and_evaluates(github_url, place):
+@pytest.fixture(scope="module")
+def wheel():
+    """The wheel built from this checkout (once for the module)."""
+    dist = Path(tempfile.mkdtemp(prefix="qce-wheel-", dir="/var/tmp"))
+    _run(sys.executable, "-m", "build", "--wheel", "--outdir", dist, REPO, timeout=900)
+    (built,) = dist.glob("*.whl")
+    yield built
+    shutil.rmtree(dist, ignore_errors=True)
+
+
+def _venv(path: Path) -> tuple[Path, Path]:
+    base = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+    _run(base, "-m", "venv", path, timeout=300)
+    return path / "bin" / "python", path / "bin" / "qce"
+
+
+def test_wheel_builds_prompts_loads_and_evaluates(github_url, place, wheel):
     from quantum_codegen_eval import upstream
 
     if not upstream.manifest_path("qhack").is_file():
         pytest.skip("the QHack manifest arrives with the QHack builder's branch")
-    dist = place / "dist"
-    _run(sys.executable, "-m", "build", "--wheel", "--outdir", dist, REPO, timeout=900)
-    (wheel,) = dist.glob("*.whl")
     venv = place / "venv"
-    base = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
-    _run(base, "-m", "venv", venv, timeout=300)
-    py, qce = venv / "bin" / "python", venv / "bin" / "qce"
+    py, qce = _venv(venv)
     _run(py, "-m", "pip", "install", "-q", f"{wheel}[all]", timeout=1800)
 
     cache = place / "cache"
@@ -125,3 +136,34 @@ def test_wheel_builds_prompts_loads_and_evaluates(github_url, place):
     errors = [line for line in proc.stderr.splitlines() if line.startswith("qce ")]
     assert len(errors) == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert "qce build qcoder --source PATH --out DIR" in errors[0]
+
+
+def test_a_bare_install_names_the_extra_it_lacks(place, wheel):
+    """The wheel without extras has neither PennyLane nor Qiskit: ``qce demo`` stops with one
+    line naming the extra to install (before, every Qiskit sample was judged RE and blamed on
+    the model); the command that line gives, run as it stands, is the fix."""
+    import re
+    import shlex
+
+    venv = place / "bare"
+    py, qce = _venv(venv)
+    _run(py, "-m", "pip", "install", "-q", wheel, timeout=1800)
+    env = {"PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": "",
+           "QCE_CACHE": str(place / "cache")}
+    proc = _run(qce, "demo", "--out", place / "demo", env=env, cwd=place, rc=2)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    error = proc.stderr.splitlines()[-1]
+    # the sample's PennyLane tasks preload Qiskit too (their judge is the Qiskit HumanEval one)
+    assert "cannot import 'qiskit', 'qiskit_aer', 'pennylane' (ModuleNotFoundError" in error
+    assert not (place / "demo").exists()  # no report of verdicts that were not the programs'
+    fix = re.search(r"install with: (.*)$", error).group(1)
+    assert fix == 'pip install "quantum-codegen-eval[qiskit,pennylane]"'
+    _run(py, "-m", *shlex.split(fix), env=env, cwd=place, timeout=1800)
+    _run(qce, "demo", "--out", place / "demo", env=env, cwd=place)
+    from quantum_codegen_eval.demo import run_demo
+
+    for here in run_demo(place / "demo-here"):  # the same verdicts as this checkout's
+        there = json.loads((place / "demo" / here.config / "report.json").read_text())
+        assert [(r["key"], r["status"]) for r in there["per_sample"]] == [
+            (r["key"], r["status"]) for r in here.per_sample], here.config
+        assert there["summary"]["pass@k"] == here.summary["pass@k"]

@@ -26,9 +26,10 @@ from .types import (
     InterpreterMissing,
     Job,
     Limits,
+    PackageMissing,
     RunResult,
 )
 
 __all__ = ["DEFAULT_PRELOAD", "STATUSES", "ExceptionInfo", "ExecutorError", "InterpreterMissing",
-           "Job", "Limits", "ResultStore", "RunResult", "Sandbox", "classify",
+           "Job", "Limits", "PackageMissing", "ResultStore", "RunResult", "Sandbox", "classify",
            "missing_interpreters", "run_resumable"]

@@ -14,6 +14,7 @@ import queue
 import selectors
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -27,7 +28,15 @@ from typing import Any
 
 from . import _accounting, _worker
 from ._users import UidLease, lease_uid
-from .types import ExceptionInfo, ExecutorError, InterpreterMissing, Job, Limits, RunResult
+from .types import (
+    ExceptionInfo,
+    ExecutorError,
+    InterpreterMissing,
+    Job,
+    Limits,
+    PackageMissing,
+    RunResult,
+)
 
 WORKER = str(Path(__file__).with_name("_worker.py"))
 DEFAULT_PRELOAD: tuple[str, ...] = ()  # judges name what their jobs preload
@@ -65,8 +74,6 @@ class _Zygote:
 
     def __init__(self, python: str, preload: tuple[str, ...], unshare_net: bool, home: str,
                  env: dict[str, str], fs: dict[str, Any]):
-        import socket
-
         self.python, self.preload = python, preload
         ours, theirs = socket.socketpair()
         self.sock = ours
@@ -135,6 +142,12 @@ class _Slot:
                 _worker.kill_uid(self.lease.uid)  # whatever a dead predecessor left running
             z = _Zygote(python, preload, not self.sb.network, self.sb._home, self.sb.env,
                         self.sb._fs_config())
+            missing = {name: error for name, error in (z.info.get("failed") or {}).items()
+                       if not error.startswith("refused")}
+            if missing:  # every job of this kind would fail the same way: not the program's fault
+                z.close()
+                raise PackageMissing(python, missing, socket.gethostname(),
+                                     os.path.abspath(python) == os.path.abspath(sys.executable))
             self.zygotes[key] = z
         return z
 
@@ -152,6 +165,10 @@ class _Slot:
         limits = job.limits or sb.limits
         python = job.python or sb.python
         preload = tuple(sb.preload if job.preload is None else job.preload)
+        if sb.fresh and preload and (python, preload) not in sb._probed:
+            self.zygote(python, preload)  # its jobs import nothing first: see that they import
+            self.zygotes.pop((python, preload)).close()
+            sb._probed.add((python, preload))
         rundir = tempfile.mkdtemp(prefix="run-", dir=self.dir)
         try:
             return self._run_in(job, limits, python, preload, rundir)
@@ -540,6 +557,7 @@ class Sandbox:
         self._closed = False
         self._pool: ThreadPoolExecutor | None = None
         self._remote: set[Future[RunResult]] = set()  # executor jobs not done yet
+        self._probed: set[tuple[str, tuple[str, ...]]] = set()  # fresh mode: preloads seen to import
 
     # ------------------------------------------------------------------ public API
 
@@ -551,6 +569,8 @@ class Sandbox:
         slot = self._acquire()
         try:
             return slot.run(job)
+        except ExecutorError:  # the machine cannot run such jobs: no result is the program's
+            raise
         except Exception as e:  # the sandbox's own failure still yields a result
             return RunResult(id=job.id, status="crashed",
                              stderr=f"[sandbox] {type(e).__name__}: {e}")
@@ -649,7 +669,7 @@ class Sandbox:
                 i = futures[f]
                 if self.executor is not None:
                     yield i, _await_remote(f, jobs[i])
-                else:  # run_job returns a result whatever happens
+                else:  # a result whatever the program does (PackageMissing: the machine's)
                     yield i, f.result()
         finally:
             for f in futures:
@@ -779,8 +799,6 @@ def _remote_run(config: dict[str, Any], job: Job) -> RunResult:
     """Executor entry point: run ``job`` with this process's own Sandbox for ``config``."""
     python = job.python or config.get("python")
     if python and missing_interpreters([python]):
-        import socket
-
         raise InterpreterMissing(python, socket.gethostname())
     key = json.dumps(config, sort_keys=True, default=str)
     with _PROCESS_LOCK:

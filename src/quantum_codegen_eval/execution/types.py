@@ -156,3 +156,19 @@ class InterpreterMissing(ExecutorError):
 
     def __str__(self) -> str:
         return f"interpreter {self.python} is missing on worker {self.worker}"
+
+
+class PackageMissing(ExecutorError):
+    """A job's interpreter cannot import a package the job preloads: the machine is not set up
+    for the job, so no job of that kind runs (its program would fail through no fault of its
+    own). ``missing``: module -> the import error; ``own``: the interpreter is the one running
+    the sandbox (``sys.executable`` there)."""
+
+    def __init__(self, python: str, missing: dict[str, str], worker: str, own: bool):
+        super().__init__(python, missing, worker, own)
+        self.python, self.missing, self.worker, self.own = python, dict(missing), worker, own
+
+    def __str__(self) -> str:
+        names = ", ".join(repr(m) for m in self.missing)
+        first = next(iter(self.missing.values()), "")
+        return f"{self.python} on {self.worker} cannot import {names} ({first})"
