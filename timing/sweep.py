@@ -22,6 +22,10 @@ given plain, which the extraction rule removes.
 predictions on the local pool and on a ``dask.distributed`` LocalCluster (2 worker processes,
 1 thread each) and checks that the verdicts agree.
 
+``--predictions DIR`` only writes the predictions, one file per system
+(``DIR/system-<s>.jsonl``, rows ``{id, completion}``), for walking a paper's path by hand
+(``qce evaluate`` per system, then ``qce compare``; docs/writing-the-paper.md).
+
 Printed: samples, distinct programs, programs that ran jobs, wall time, the jobs' CPU time (each
 result's rusage), all sandbox processes' CPU time (reaped children: jobs, pre-imported workers,
 and on the cluster the worker processes; only what was reaped), the evaluator's own CPU time, CPU seconds per distinct program, and for the
@@ -228,6 +232,18 @@ def summarise(result: dict, kinds: dict, official: dict[str, float]) -> dict:
             "pass@1": round(report.summary["pass@k"]["all"]["pass@1"], 4)}
 
 
+def write_predictions(rows: list[dict], samples: int, out: Path) -> None:
+    """One JSONL file per system (rows of system ``s`` have samples ``s*samples ..``)."""
+    out.mkdir(parents=True, exist_ok=True)
+    files: dict[int, list[str]] = {}
+    for row in rows:
+        line = json.dumps({"id": row["id"], "completion": row["completion"]})
+        files.setdefault(row["sample"] // samples, []).append(line)
+    for system, lines in sorted(files.items()):
+        (out / f"system-{system}.jsonl").write_text("\n".join(lines) + "\n")
+    print(f"wrote {len(rows)} predictions of {len(files)} systems to {out}/system-*.jsonl")
+
+
 def main(argv: list[str] | None = None) -> int:
     from quantum_codegen_eval.benchmarks import qhack
     from quantum_codegen_eval.loaders.qhack import build
@@ -246,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="local pool size")
     ap.add_argument("--official", help="JSON {challenge id: official loop CPU s per program}")
     ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--predictions", metavar="DIR",
+                    help="only write each system's predictions to DIR/system-<s>.jsonl")
     args = ap.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -262,6 +280,9 @@ def main(argv: list[str] | None = None) -> int:
             chosen = {ids[int(i * step)]: chosen[ids[int(i * step)]] for i in range(args.limit)}
         rows, kinds = predictions(pools(chosen), args.systems, args.samples, args.repeat,
                                   args.seed)
+        if args.predictions:
+            write_predictions(rows, args.samples, Path(args.predictions))
+            return 0
         judge = qhack.make_judge(env="era")
         for rec in chosen.values():  # era environments exist before the clock starts
             judge.interpreter(rec)

@@ -64,17 +64,13 @@ def load_folder(folder: str | Path, benchmark: str, config: str, split: str) -> 
 
 def _card_configs(card: Path) -> list[str] | None:
     """The ``config_name`` values of a card's YAML header (None when it has no readable one)."""
-    import yaml
+    from .dataset_cards import read_yaml_header
 
-    text = card.read_text(encoding="utf-8", errors="replace")
-    end = text.find("\n---", 4)
-    if not text.startswith("---\n") or end < 0:
-        return None
     try:
-        meta = yaml.safe_load(text[4:end]) or {}
-    except yaml.YAMLError:
+        meta = read_yaml_header(card.read_text(encoding="utf-8", errors="replace"))
+    except ValueError:
         return None
-    configs = meta.get("configs") if isinstance(meta, dict) else None
+    configs = meta.get("configs")
     if not isinstance(configs, list):
         return None
     return [str(c.get("config_name")) for c in configs if isinstance(c, dict)]

@@ -37,24 +37,15 @@ def licence_note(folder: str | Path) -> str:
 
 def read_card_yaml(folder: str | Path) -> dict[str, Any]:
     """The YAML header of ``folder/README.md``."""
-    import yaml
+    from .dataset_cards import read_yaml_header
 
     card = Path(folder) / "README.md"
     if not card.is_file():
         raise DatasetFolderError(f"{folder}: no README.md dataset card")
-    text = card.read_text(encoding="utf-8")
-    if not text.startswith("---\n"):
-        raise DatasetFolderError(f"{card}: no YAML header (the card must start with '---')")
-    end = text.find("\n---", 4)
-    if end < 0:
-        raise DatasetFolderError(f"{card}: YAML header is not closed with '---'")
     try:
-        meta = yaml.safe_load(text[4:end]) or {}
-    except yaml.YAMLError as exc:
-        raise DatasetFolderError(f"{card}: invalid YAML header: {exc}") from exc
-    if not isinstance(meta, dict):
-        raise DatasetFolderError(f"{card}: YAML header is not a mapping")
-    return meta
+        return read_yaml_header(card.read_text(encoding="utf-8"))
+    except ValueError as exc:  # UnicodeDecodeError included
+        raise DatasetFolderError(f"{card}: {exc}") from exc
 
 
 def check_dataset_folder(folder: str | Path, *, load: bool = True) -> list[str]:

@@ -309,7 +309,8 @@ def _finish(folder: str | Path, repo_id: str, *, dry_run: bool, private: bool, a
         raise
     except (OSError, RuntimeError, ValueError) as exc:  # offline, refused, no token
         first = (str(exc).strip().splitlines() or [""])[0]
-        raise UploadFailed(f"upload of {folder} to datasets/{repo_id} failed: "
+        step = f"check of {folder} for" if dry_run else f"upload of {folder} to"
+        raise UploadFailed(f"{step} datasets/{repo_id} failed: "
                            f"{type(exc).__name__}: {first[:300]}") from None
     finally:
         if bars:

@@ -101,7 +101,7 @@ ALLOWED = {
     "benchmarks": {"judges", "codeblocks", "formats", "verdict", "cache",
                    "upstream", "datasets_cache", "execution", "hints"},
     "upstream": {"cache"},
-    "datasets_cache": {"cache", "upstream"},
+    "datasets_cache": {"cache", "upstream", "dataset_cards"},  # reads a card's YAML header
     # the builders: a benchmark's schema and judge-derived columns come from its benchmark
     # module (never from a judge directly); the API index reads the metric's index format
     "loaders": {"benchmarks", "dataset_cards", "upstream", "formats", "cache", "execution",

@@ -18,8 +18,6 @@ from typing import Any
 HUB_ID = "Qiskit/qiskit_humaneval"
 CONFIGS = ("normal", "hard")
 SPLIT = "test"
-#: config -> upstream Hub dataset (one ``test`` split each)
-HUB_IDS = {"normal": "Qiskit/qiskit_humaneval", "hard": "Qiskit/qiskit_humaneval_hard"}
 FIELDS = ("task_id", "prompt", "canonical_solution", "test", "entry_point", "difficulty_scale")
 
 _IBM = "needs IBM Quantum credentials and network (QiskitRuntimeService account)"

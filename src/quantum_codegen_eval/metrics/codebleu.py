@@ -49,7 +49,6 @@ from .signature import make_signature, package_version
 
 VARIANTS = ("standard", "quantum")
 LANGS = ("python", "pennylane", "qiskit")
-COMPONENTS = ("ngram_match", "weighted_ngram_match", "syntax_match", "dataflow_match")
 _KEYWORDS = frozenset(PYTHON_KEYWORDS)
 
 #: predictions longer than this are scored on their first ``MAX_CHARS`` characters (a warning
