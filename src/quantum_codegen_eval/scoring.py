@@ -158,7 +158,7 @@ def _flags_of(record: Any, verdicts: list[Any]) -> list[str]:
     flags = []
     weak = getattr(record, "weak_check", None) or extra.get("weak_check")
     if weak:
-        flags.append(f"weak check: {weak}")
+        flags.append(f"weak check: {weak.rstrip('.')}")  # the flags are joined with "; "
     unrunnable = _unrunnable(record)
     if unrunnable:
         flags.append(f"cannot pass in this environment: {unrunnable}")

@@ -120,7 +120,8 @@ def test_caveats_are_flagged_in_json_and_markdown():
     base = sample.problems("qiskit")
     ids = sorted(base)[:4]
     problems = {pid: _Flagged(**dataclasses.asdict(base[pid])) for pid in ids}
-    problems[ids[0]] = dataclasses.replace(problems[ids[0]], weak_check="[] passes the public test")
+    problems[ids[0]] = dataclasses.replace(problems[ids[0]], weak_check="[] passes the public test.",
+                                           check_trust="circuit")
     problems[ids[1]] = dataclasses.replace(problems[ids[1]], check_trust="in-process")
     samples = read_predictions({pid: ["x = 1"] for pid in ids})
     verdicts = {s.key: Verdict("sample", s.problem_id, "WA") for s in samples}
@@ -131,13 +132,14 @@ def test_caveats_are_flagged_in_json_and_markdown():
                        problems=problems, scores=Scores(), k=(1,), metrics=("pass@k", "errors"),
                        seconds=0.0)
     flags = json.loads(report.to_json())["summary"]["flags"]
-    assert flags == {ids[0]: ["weak check: [] passes the public test"],
+    assert flags == {ids[0]: ["weak check: [] passes the public test", "check trust: circuit"],
                      ids[1]: ["check trust: in-process"],
                      ids[2]: ["judge error in 1 sample(s)"],
                      ids[3]: ["check trust: program"]}
     assert report.summary["errors"] == {"reasoning": 2, "judge_error": 1}
     md = report.to_markdown()
     assert "## Caveats" in md and f"`{ids[0]}`: weak check" in md
+    assert "public test; check trust: circuit" in md  # one sentence per flag, no ".;"
 
 
 class _BrokenJudge:
