@@ -22,12 +22,13 @@ from quantum_codegen_eval.hints import install_command, missing_package_message
 @pytest.fixture(scope="module")
 def bare_python(tmp_path_factory):
     """A fresh venv without pip: numpy and the quantum packages are missing; ``broken_mod``
-    raises on import."""
+    raises on import, ``memory_mod`` runs out of memory."""
     venv = tmp_path_factory.mktemp("bare") / "venv"
     base = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     (site,) = (venv / "lib").glob("python3*/site-packages")
     (site / "broken_mod.py").write_text("raise RuntimeError('half-installed')\n")
+    (site / "memory_mod.py").write_text("raise MemoryError\n")
     return str(venv / "bin" / "python")
 
 
@@ -60,6 +61,17 @@ def test_another_interpreter_names_each_missing_and_broken_package(bare_python):
     again = pickle.loads(pickle.dumps(exc))
     assert (again.python, again.missing, again.worker, again.own, str(again)) == (
         exc.python, exc.missing, exc.worker, exc.own, str(exc))
+
+
+def test_running_out_of_memory_on_import_fails_that_job_only(bare_python):
+    """A MemoryError is the machine's moment, not its set-up: that job is the sandbox's failure
+    (``crashed``, as when it cannot set a run up), the run goes on."""
+    with Sandbox(workers=1, preload=("json", "memory_mod"), python=bare_python,
+                 wall_time=20) as sb:
+        r = sb.run("print(1)")
+        assert sb.run("print(2)", preload=("json",)).stdout == "2\n"
+    assert r.status == "crashed"
+    assert "could not import memory_mod: MemoryError" in r.stderr
 
 
 def test_evaluate_stops_with_the_fix_and_keeps_what_it_decided(bare_python, tmp_path):

@@ -142,11 +142,16 @@ class _Slot:
                 _worker.kill_uid(self.lease.uid)  # whatever a dead predecessor left running
             z = _Zygote(python, preload, not self.sb.network, self.sb._home, self.sb.env,
                         self.sb._fs_config())
-            missing = {name: error for name, error in (z.info.get("failed") or {}).items()
-                       if not error.startswith("refused")}
-            if missing:  # every job of this kind would fail the same way: not the program's fault
+            failed = {name: error for name, error in (z.info.get("failed") or {}).items()
+                      if not error.startswith("refused")}
+            if failed:
                 z.close()
-                raise PackageMissing(python, missing, socket.gethostname(),
+            if any(error.startswith("MemoryError") for error in failed.values()):
+                # the machine's state at this moment, not its set-up: this job only fails
+                raise RuntimeError(f"sandbox worker could not import {', '.join(failed)}: "
+                                   + "; ".join(failed.values()))
+            if failed:  # every job of this kind would fail the same way: not the program's fault
+                raise PackageMissing(python, failed, socket.gethostname(),
                                      os.path.abspath(python) == os.path.abspath(sys.executable))
             self.zygotes[key] = z
         return z
