@@ -146,11 +146,11 @@ class _Slot:
                       if not error.startswith("refused")}
             if failed:
                 z.close()
-            if any(error.startswith("MemoryError") for error in failed.values()):
-                # the machine's state at this moment, not its set-up: this job only fails
-                raise RuntimeError(f"sandbox worker could not import {', '.join(failed)}: "
-                                   + "; ".join(failed.values()))
-            if failed:  # every job of this kind would fail the same way: not the program's fault
+                if any(error.startswith("MemoryError") for error in failed.values()):
+                    # the machine's state at this moment, not its set-up: this job only fails
+                    raise RuntimeError(f"sandbox worker could not import {', '.join(failed)}: "
+                                       + "; ".join(failed.values()))
+                # every job of this kind would fail the same way: not the program's fault
                 raise PackageMissing(python, failed, socket.gethostname(),
                                      os.path.abspath(python) == os.path.abspath(sys.executable))
             self.zygotes[key] = z
