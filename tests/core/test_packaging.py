@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import tomllib
 import yaml
+from pyproject_meta import pyproject
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,7 +27,7 @@ def _packages_on_disk() -> set[str]:
 
 
 def test_explicit_package_list_matches_the_tree():
-    meta = tomllib.loads((REPO / "pyproject.toml").read_text())
+    meta = pyproject()
     assert set(meta["tool"]["setuptools"]["packages"]) == _packages_on_disk()
 
 
@@ -36,7 +36,7 @@ def test_citation_file_is_cff_1_2_with_both_source_papers():
     assert cff["cff-version"] == "1.2.0"
     for key in ("message", "title", "authors", "version", "license"):
         assert cff[key]
-    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    project = pyproject()["project"]
     assert "version" not in project and project["dynamic"] == ["version"]  # declared once
     from importlib import metadata
 

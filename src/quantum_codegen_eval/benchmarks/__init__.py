@@ -35,12 +35,8 @@ def benchmark_module(name: str) -> ModuleType:
 
 
 def load_benchmark(name: str, config: str | None = None, *, data_dir: Any = None, split: str | None = None):
-    """Load a benchmark as a ``datasets.Dataset``.
-
-    >>> ds = load_benchmark("qcoder", "problems", data_dir="path/to/qcoder")  # doctest: +SKIP
-    >>> ds[0]["id"]  # doctest: +SKIP
-    'QPC001_A1'
-    """
+    """Load a benchmark as a ``datasets.Dataset``: ``load_benchmark("qcoder", "problems",
+    data_dir="path/to/qcoder")`` holds one row per problem (``ds[0]["id"] == "QPC001_A1"``)."""
     bench = get(name)
     return bench.loader.load(bench.check_config(config), data_dir=data_dir, split=split)
 

@@ -170,6 +170,61 @@ def _prefix_of(python: str) -> Path:
     return Path(out.stdout.strip())
 
 
+def readable_copy(python: str, into: Path) -> str:
+    """``python`` itself when the sandbox's user can read its installation, else the path of
+    the same interpreter in a copy of that installation at ``into`` (made once)."""
+    prefix = _prefix_of(python)
+    if _world_readable(prefix):
+        return python
+    copy = into / "bin" / Path(python).name
+    if not copy.exists():
+        partial = into.with_name(into.name + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.copytree(prefix, partial, symlinks=True)
+        for binary in (partial / "bin").iterdir():
+            _relocate_runpath(binary, prefix)
+        partial.rename(into)
+    return str(copy)
+
+
+def _relocate_runpath(binary: Path, prefix: Path) -> None:
+    """Point an interpreter's library search path (ELF RUNPATH/RPATH, set by a shared build
+    such as pyenv's) from ``prefix/lib`` to ``$ORIGIN/../lib``, so the copy loads its own
+    ``libpython`` and not the closed original's. The new path is shorter: it is written over
+    the old one in the string table, padded with NULs (as ``patchelf --set-rpath`` does)."""
+    if binary.is_symlink() or not binary.is_file():
+        return
+    data = binary.read_bytes()
+    if not data.startswith(b"\x7fELF"):
+        return
+    old, new = str(prefix / "lib").encode() + b"\0", b"$ORIGIN/../lib"
+    found = data.find(b"\0" + old)
+    if found < 0:
+        return
+    start = found + 1
+    patched = data[:start] + new + b"\0" * (len(old) - len(new)) + data[start + len(old):]
+    binary.write_bytes(patched)
+
+
+def readable_python(version: str) -> str:
+    """An interpreter of Python ``version`` ("3.10") that the sandbox's unprivileged user can
+    run: the first one found (pyenv, ``uv python find``, ``python3.X`` on ``PATH``), copied
+    under ``cache_dir("pythons")`` when its installation is closed to other users (pyenv under
+    root's home). The Makefile's ``PY=3.10`` builds its venv from it."""
+    from ..cache import cache_dir as _cache_dir
+
+    for cand in _candidates(version):
+        if _version_of(cand) == version:
+            into = _cache_dir("pythons") / version
+            into.parent.mkdir(parents=True, exist_ok=True)
+            found = readable_copy(cand, into)
+            if found != cand:
+                _open_for_reading(into)
+            return found
+    raise FileNotFoundError(f"no Python {version} found (pyenv, uv python find, python{version} "
+                            "on PATH)")
+
+
 def create(recipe: Recipe, *, python: str | None = None, force: bool = False) -> Path:
     """Create (or reuse) the environment of ``recipe``; returns the path of its python.
 
@@ -196,12 +251,8 @@ def create(recipe: Recipe, *, python: str | None = None, force: bool = False) ->
         log = folder.parent / f"{recipe.name}.log"
         log.write_text("")
         try:
-            copied = not _world_readable(_prefix_of(base))
-            venv_from = base
-            if copied:  # the sandbox user could not read it: bring the interpreter along
-                prefix = _prefix_of(base)
-                shutil.copytree(prefix, folder / "base", symlinks=True)
-                venv_from = str(folder / "base" / "bin" / Path(base).name)
+            venv_from = readable_copy(base, folder / "base")
+            copied = venv_from != base
             # built in place under its final name: venv scripts embed their absolute path
             run_logged([venv_from, "-m", "venv", str(folder)], log)
             py = str(_python_in(folder))
@@ -264,3 +315,7 @@ def remove(recipe: Recipe) -> None:
     folder = env_dir(recipe)
     if folder.exists():
         shutil.rmtree(folder)
+
+
+if __name__ == "__main__":  # python -m quantum_codegen_eval.execution.envs 3.10 (the Makefile)
+    print(readable_python(sys.argv[1]))
