@@ -16,6 +16,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what editors and type checkers see; at run time names load lazily
+    from .fidelity import mean_fidelity
     from .hallucination import (
         CodeParseError,
         Finding,
@@ -23,7 +24,6 @@ if TYPE_CHECKING:  # what editors and type checkers see; at run time names load 
         find_hallucinations,
         hallucination_rate,
     )
-    from .fidelity import mean_fidelity
     from .passk import partial_credit, pass_at_k, pass_at_k_ci
     from .results import CodeBLEUComponents, CodeBLEUScore, RougeComponents, RougeLScore
     from .rouge import rouge_l
