@@ -191,3 +191,40 @@ def test_first_failure_mode_says_not_computed(qsandbox, qcoder_records, judge_ma
     (v,) = judge_many(qsandbox, judge, [(qcoder_records["QPC002_A3"], SLIGHT)])
     assert v.status == "WA" and v.details["mean_fidelity"] is None
     assert v.details["fidelity_source"] == "first failure"
+
+
+# ------------------------------------------------------------------ report and qce compare
+
+def _rows(slight: bool) -> list[dict]:
+    ghz = SLIGHT if slight else GHZ
+    b1 = get_spec("QPC002_B1")
+    return [{"id": "QPC002_A3", "completion": f"```python\n{ghz}\n```"},
+            {"id": "QPC002_B1", "completion": f"```python\n{b1.reference}\n```"},
+            {"id": "QPC004_C1", "completion": f"```python\n{get_spec('QPC004_C1').reference}\n```"}]
+
+
+@upstream
+def test_report_and_compare_carry_fidelity(qcoder_data, qsandbox, tmp_path, capsys):
+    import json
+
+    from quantum_codegen_eval import evaluate
+    from quantum_codegen_eval.cli import main
+
+    for name, slight in (("exact", False), ("slight", True)):
+        report = evaluate(_rows(slight), "qcoder", "problems", data_dir=qcoder_data, k=(1,),
+                          sandbox=qsandbox, judge_options={"secret": "fidelity-test"})
+        report.save(tmp_path / name)
+        fid = {r["problem_id"]: r.get("fidelity") for r in report.per_sample}
+        assert fid["QPC002_B1"] == 1.0 and fid["QPC004_C1"] is None
+        assert (fid["QPC002_A3"] == 1.0) if not slight else 0.99 < fid["QPC002_A3"] < 1
+        entry = report.summary["fidelity"]["all"]
+        assert entry["problems"] == 2 and entry["ci"][0] <= entry["fidelity"] <= entry["ci"][1]
+        assert "## Mean fidelity (%)" in report.to_markdown()
+    capsys.readouterr()
+    code = main(["compare", str(tmp_path / "exact"), str(tmp_path / "slight"), "-k", "1",
+                 "--n-boot", "200", "--out", str(tmp_path / "cmp")])
+    out = capsys.readouterr().out
+    assert code == 0 and "Mean fidelity (%)" in out and "Paired comparisons of mean fidelity" in out
+    table = json.loads((tmp_path / "cmp" / "tables" / "paired_fidelity.json").read_text())
+    (row,) = table["rows"]
+    assert row[1] == 2 and row[5] == 1 and 0 < row[2]["value"] < 0.01  # one problem differs
