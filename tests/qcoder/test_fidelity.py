@@ -18,6 +18,7 @@ from qiskit.quantum_info import Operator, Statevector, process_fidelity, state_f
 from quantum_codegen_eval.judges.qcoder import QCoderJudge
 from quantum_codegen_eval.judges.qcoder import simulate as sim
 from quantum_codegen_eval.judges.qcoder.specs import get_spec
+from quantum_codegen_eval.verdict import Verdict
 
 
 def _solve(spec, args):
@@ -93,6 +94,25 @@ def test_predicate_and_classical_problems_have_no_fidelity():
     spec = get_spec("QPC001_A4")  # accepted by a predicate: no one target state
     case = spec.sample(random.Random(0))[0]
     assert _judge(spec, case, _solve(spec, case["args"]))[3] is None
+
+
+def test_mean_over_cases_rules():
+    """The mean's bookkeeping on given per-test results: 1 for AC, the fidelity for WA, 0 for a
+    test not simulated; a judge limit anywhere leaves the mean unknown."""
+    from quantum_codegen_eval.judges.qcoder.judge import CaseResult, _mean_fidelity
+
+    spec, cases = get_spec("QPC002_A3"), [{}] * 4
+    wa = Verdict("qcoder", "QPC002_A3", "WA")
+    checked = {0: CaseResult("AC", credit=0.9999999), 1: CaseResult("WA", credit=0.5),
+               2: CaseResult("UGE")}
+    got = _mean_fidelity(spec, cases, checked, False, wa)
+    assert got == {"mean_fidelity": 1.5 / 4, "fidelity_source": "partly simulated",
+                   "fidelity_simulated": 2}
+    limit = {**checked, 3: CaseResult("RE", "judge limit: ...", judge_error=True)}
+    assert _mean_fidelity(spec, cases, limit, False, wa)["mean_fidelity"] is None
+    assert _mean_fidelity(spec, cases, checked, False, wa, limited=True)["fidelity_source"] \
+        == "judge error"
+    assert _mean_fidelity(get_spec("QPC004_C1"), cases, {}, False, wa) == {}
 
 
 # ------------------------------------------------------------------ whole verdicts (sandbox)

@@ -258,7 +258,9 @@ class QCoderJudge:
                     self.first_failure and res.status != "AC"):
                 break
         verdict = self._compose(problem, spec, cases, results_by_case, tests, run_timings(results))
-        verdict.details.update(_mean_fidelity(spec, cases, checked, self.first_failure, verdict))
+        limited = any(e.get("status") == "limit" for e in entries.values())  # a judge limit
+        verdict.details.update(_mean_fidelity(spec, cases, checked, self.first_failure,
+                                              verdict, limited))
         return verdict
 
     def _compose(self, problem: Any, spec: Any, cases: list, outcomes: list, tests: list,
@@ -294,7 +296,6 @@ class QCoderJudge:
         return make_verdict(self, problem.id, worst, msg, tests=tests, tests_total=len(cases),
                             details=details, evidence=evidence, timings=timings)
 
-
     def _with_fidelity(self, problem: Any, out: Verdict | list[Any]) -> Verdict | list[Any]:
         """``out`` with the verdict's partial-credit fidelity where :func:`_mean_fidelity` did
         not give it: 0 for a program that failed before any test was simulated."""
@@ -312,14 +313,14 @@ class QCoderJudge:
 
 
 def _mean_fidelity(spec: Any, cases: list, checked: dict[int, CaseResult], first_failure: bool,
-                   verdict: Verdict) -> dict[str, Any]:
+                   verdict: Verdict, limited: bool = False) -> dict[str, Any]:
     """The verdict's partial credit (docs/metrics/fidelity.md): the mean over all tests of each
     test's fidelity, 1 for an accepted test, 0 for a test that was not simulated (the program
     failed before: no circuit, RE, UGE, DLE, QLE, the trusted stage's limits)."""
     if spec.mode == "classical" or spec.predicate is not None:
         return {}  # no one target: _with_fidelity says so
     simulated = [i for i, c in checked.items() if c.status in ("AC", "WA") and c.credit is not None]
-    if verdict.judge_error or any(c.judge_error for c in checked.values()):
+    if verdict.judge_error or limited or any(c.judge_error for c in checked.values()):
         return {"mean_fidelity": None, "fidelity_source": "judge error", "fidelity_simulated": 0}
     if first_failure and verdict.status != "AC":
         return {"mean_fidelity": None, "fidelity_source": "first failure",
@@ -369,7 +370,7 @@ def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
             d["status"], str(d.get("message") or "")[:3000],
             _num(d.get("fidelity"), float), _num(d.get("depth"), int), _str(d.get("gate")),
             _num(d.get("queries"), int), judge_error=d.get("judge_error") is True,
-            credit=_num(d.get("credit"), float))
+            credit=_fraction(d.get("credit")))
     failure = None
     if started is not None:
         why = {"memory": "its memory limit", "timeout": "its time limit"}.get(r.status, r.status)
@@ -382,6 +383,12 @@ def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
 
 def _num(x: Any, kind: type) -> Any:
     return kind(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def _fraction(x: Any) -> float | None:
+    """A fidelity in [0, 1] (anything else, NaN included: None)."""
+    x = _num(x, float)
+    return x if x is not None and 0.0 <= x <= 1.0 else None
 
 
 def _str(x: Any) -> str | None:
