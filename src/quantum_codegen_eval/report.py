@@ -239,6 +239,8 @@ def render_markdown(report: Report) -> str:
             out += ["", f"Without the {len(s.get('unrunnable', []))} problem(s) that cannot pass "
                     "in this environment (see Caveats):", "",
                     _passk_table(runnable, group, None)]
+    if "fidelity" in s:
+        out += render_fidelity(s)
     if "codebleu" in s or "rouge_l" in s:
         cb, rl = s.get("codebleu", {}), s.get("rouge_l", {})
         out += ["", f"## Code similarity to the {_reference_label(s.get('similarity_reference'))}",
@@ -303,6 +305,21 @@ def render_refinement(ref: dict[str, Any]) -> list[str]:
     out.append(_table(["sample", "first AC round", "statuses by round"],
                       [[h["key"], "–" if h["first_ac_round"] is None else h["first_ac_round"],
                         " → ".join(x["status"] for x in h["rounds"])] for h in ref["histories"]]))
+    return out
+
+
+def render_fidelity(s: dict[str, Any]) -> list[str]:
+    """The summary's partial credit by fidelity (docs/metrics/fidelity.md), as Markdown lines."""
+    out = []
+    tables = [(s.get("group_by") or "group", s["fidelity"]),
+              *((by, t) for by, t in s.get("fidelity_by", {}).items())]
+    for i, (by, table) in enumerate(tables):
+        out += ["", "## Mean fidelity (%)" + (f" by {inline(by)}" if i else ""), "",
+                _table([inline(by), "problems", "samples", "mean fidelity"],
+                       [[name, e["problems"], e["samples"], _fmt_ci(e["fidelity"], e["ci"])]
+                        for name, e in table.items()])]
+    if s.get("fidelity_method"):
+        out += ["", f"Fidelity: {inline(s['fidelity_method'], 1000)}."]
     return out
 
 

@@ -227,6 +227,46 @@ def _short_of_k(per_problem: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[
             if (short := [r["problem_id"] for r in per_problem if r["n"] < k])}
 
 
+#: how the report's fidelity figures are defined (docs/metrics/fidelity.md)
+FIDELITY_METHOD = (
+    "per sample: the judge's mean fidelity over all tests (state |<psi|phi>|^2, process "
+    "|Tr(U^dagger V)|^2/d^2, 1 for AC, 0 for a test not simulated); per problem: the mean over its "
+    "samples that have one; per group: the mean over problems, percentile bootstrap interval "
+    f"over problems (level {CI['level']}, {CI['n_boot']} resamples, seed {CI['seed']})")
+
+
+def _fidelity_fields(v: Any) -> dict[str, Any]:
+    """A sample's partial credit by fidelity, where its judge gives one (QCoder)."""
+    if "fidelity_source" not in v.details:
+        return {}
+    return {"fidelity": v.details.get("mean_fidelity"),
+            "fidelity_source": v.details["fidelity_source"]}
+
+
+def _problem_fidelity(verdicts: list[Any]) -> dict[str, Any]:
+    """The mean fidelity of a problem's samples that have one (judge errors never count)."""
+    values = [float(f) for v in verdicts if not v.judge_error
+              and isinstance(f := v.details.get("mean_fidelity"), (int, float))]
+    return {"fidelity": sum(values) / len(values), "fidelity_samples": len(values)} if values else {}
+
+
+def _fidelity_table(per_problem: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """Mean fidelity over problems per value of ``key`` and "all", with the bootstrap interval."""
+    from .metrics.fidelity import mean_fidelity
+
+    rows = [r for r in per_problem if "fidelity" in r]
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(str(r.get(key)), []).append(r)
+    table: dict[str, Any] = {}
+    for name, rs in [("all", rows)] + sorted(groups.items()):
+        if name == "all" or len(groups) > 1:
+            m = mean_fidelity([[r["fidelity"]] for r in rs], **CI)
+            table[name] = {"problems": m.problems, "samples": sum(r["fidelity_samples"] for r in rs),
+                           "fidelity": m.value, "ci": [m.low, m.high]}
+    return table
+
+
 def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts: dict[str, Any],
               problems: dict[str, Any], scores: Scores, k: tuple[int, ...],
               metrics: tuple[str, ...], seconds: float):
@@ -248,6 +288,7 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
                            "tests_passed": v.tests_passed, "tests_total": v.tests_total,
                            "partial_credit": v.partial_credit, "message": v.message,
                            "known_problem": known, "judge_error": v.judge_error,
+                           **_fidelity_fields(v),
                            **scores.per_sample.get(s.key, {}), "verdict": v.to_dict()})
         if known:
             by_problem.setdefault(s.problem_id, []).append(v)
@@ -263,6 +304,7 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
         flags = _flags_of(problems[pid], vs)
         if flags:
             row["flags"] = flags
+        row.update(_problem_fidelity(vs))
         per_problem.append(row)
     per_problem.sort(key=lambda r: r["problem_id"])
 
@@ -303,6 +345,12 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
         summary["errors"] = {c: counts[c] for c in (*ERROR_CLASSES, "judge_error", "unclassified")
                              if counts.get(c)}
         summary["errors_total"] = len(failed)
+    if any("fidelity" in r for r in per_problem):
+        summary["fidelity"] = _fidelity_table(per_problem, "group")
+        if bench.subgroup is not None:
+            summary["fidelity_by"] = {bench.subgroup_by: _fidelity_table(per_problem,
+                                                                        bench.subgroup_by)}
+        summary["fidelity_method"] = FIDELITY_METHOD
     if scores.codebleu is not None:
         summary["codebleu"] = scores.codebleu
     if scores.rouge_l is not None:

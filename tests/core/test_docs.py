@@ -31,7 +31,8 @@ def test_metric_card_examples_run(page):
 
 MODULES = ["verdict", "codeblocks", "hints", "benchmarks.base", "predictions", "metrics.signature", "metrics.passk",
            "metrics.rouge", "metrics.hallucination", "metrics.codebleu", "benchmarks.sample",
-           "execution.types", "execution.store", "provenance", "metrics.paired"]
+           "execution.types", "execution.store", "provenance", "metrics.paired", "metrics.fidelity",
+           "judges.qcoder.compare"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -19,6 +19,7 @@ from ..metrics.passk import pass_at_k_ci, pass_at_k_per_problem
 from ..provenance import signature_differences
 from ..report import inline, strict_json
 from ..verdict import ERROR_CLASSES, STATUSES
+from ._fidelity import fidelity_tables
 from ._human import HumanRow, human_rates
 from ._runs import Run, load_run
 from ._tables import Interval, Table
@@ -398,6 +399,7 @@ def compare(runs: Sequence[Any] | Mapping[str, Any], *, out: str | Path | None =
     named = {t.name: t for t in tables}
     if paired is not None:
         named["paired"] = paired
+    named.update({t.name: t for t in fidelity_tables(loaded, n_boot, seed)})
     similarity = _similarity_table(loaded)
     if similarity is not None:
         named["similarity"] = similarity

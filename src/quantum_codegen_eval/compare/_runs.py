@@ -55,6 +55,8 @@ class Run:
     similarity: dict[str, float | None] = field(default_factory=dict)
     provenance: Provenance | None = None
     provenance_problem: str = ""  #: why ``provenance`` is None
+    #: problem -> mean fidelity of its samples that have one (QCoder; docs/metrics/fidelity.md)
+    fidelity: dict[str, float] = field(default_factory=dict)
 
 
 def default_label(path: str | Path) -> str:
@@ -109,12 +111,14 @@ def _from_report(path: Path, label: str) -> Run:
             "rouge_l_f": rl.get("f")}
         benchmark, config = str(data["benchmark"]), data.get("config")
         group_by = str(summary.get("group_by") or "group")
+        fidelity = {str(r["problem_id"]): float(r["fidelity"]) for r in data["per_problem"]
+                    if isinstance(r.get("fidelity"), (int, float))}
     except (OSError, UnicodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RunError(f"{path}: not a readable report.json ({type(exc).__name__}: {exc})") from None
     prov, why = _read_provenance(data.get("provenance"), str(path))
     return Run(label, str(path), "report", benchmark, config, group_by, problems, errors, total,
                {k: (float(v) if isinstance(v, (int, float)) else None) for k, v in similarity.items()},
-               prov, why)
+               prov, why, fidelity)
 
 
 def _from_store(path: Path, label: str, groups: dict[str, str] | None) -> Run:
@@ -159,4 +163,16 @@ def _from_store(path: Path, label: str, groups: dict[str, str] | None) -> Run:
             raise RunError(f"{sidecar}: unreadable ({type(exc).__name__})") from None
     prov, why = _read_provenance(data, str(path))
     return Run(label, str(path), "store", str(benchmark), config,
-               "group" if groups else "all", problems, errors, len(failed), {}, prov, why)
+               "group" if groups else "all", problems, errors, len(failed), {}, prov, why,
+               _store_fidelity(verdicts))
+
+
+def _store_fidelity(verdicts: dict[str, list[Verdict]]) -> dict[str, float]:
+    """Problem -> the mean fidelity of its samples that have one, as the report counts it."""
+    out = {}
+    for pid, vs in verdicts.items():
+        values = [float(f) for v in vs if not v.judge_error
+                  and isinstance(f := v.details.get("mean_fidelity"), (int, float))]
+        if values:
+            out[pid] = sum(values) / len(values)
+    return out

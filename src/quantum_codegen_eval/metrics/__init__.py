@@ -16,6 +16,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what editors and type checkers see; at run time names load lazily
+    from .fidelity import mean_fidelity
     from .hallucination import (
         CodeParseError,
         Finding,
@@ -31,6 +32,7 @@ _EXPORTS = {
     "pass_at_k": "passk",
     "pass_at_k_ci": "passk",
     "partial_credit": "passk",
+    "mean_fidelity": "fidelity",
     "rouge_l": "rouge",
     "find_hallucinations": "hallucination",
     "hallucination_rate": "hallucination",
@@ -46,7 +48,7 @@ _EXPORTS = {
 __all__ = [
     "CodeBLEUComponents", "CodeBLEUScore", "CodeParseError", "Finding", "HallucinationCheck",
     "RougeComponents",
-    "RougeLScore", "find_hallucinations", "hallucination_rate", "partial_credit", "pass_at_k",
+    "RougeLScore", "find_hallucinations", "hallucination_rate", "mean_fidelity", "partial_credit", "pass_at_k",
     "pass_at_k_ci", "rouge_l",
 ]
 assert sorted(__all__) == sorted(_EXPORTS)

@@ -194,11 +194,11 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
                     f"{problem.get('query_limit_gate')} exceed {problem['query_limit']}",
                     "depth": d, "queries": queries}
     try:
-        ok, fid, msg = spec.compare(case, flat, qc.num_qubits, oracles)
+        ok, fid, msg, credit = spec.judge(case, flat, qc.num_qubits, oracles)
     except sim.SimError as exc:
         return {**_sim_failure(exc), "depth": d}
     return {"status": "AC" if ok else "WA", "message": msg, "fidelity": float(fid), "depth": d,
-            "queries": queries}
+            "queries": queries, "credit": None if credit is None else float(credit)}
 
 
 def _sim_failure(exc: sim.SimError) -> dict[str, Any]:

@@ -60,6 +60,9 @@ class CaseResult:
     gate: str | None = None
     queries: int | None = None
     judge_error: bool = False
+    #: the partial-credit fidelity of this test (``compare.fidelity``; None: not simulated, or
+    #: a problem without one target)
+    credit: float | None = None
 
 
 @dataclass
@@ -111,6 +114,9 @@ class QCoderJudge:
         return h.hexdigest()[:12]
 
     def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
+        return self._with_fidelity(problem, self._jobs(problem, completion))
+
+    def _jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
         from ...execution import Job, Limits
 
         spec = self.spec(problem)
@@ -176,6 +182,9 @@ class QCoderJudge:
 
     # ------------------------------------------------------------------ deciding
     def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
+        return self._with_fidelity(problem, self._decide(problem, completion, results))
+
+    def _decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
         spec = self.spec(problem)
         cases = self.cases(problem)
         r = results[0]
@@ -248,7 +257,11 @@ class QCoderJudge:
             if (res.status in ("RE", "TLE", "MLE") and not res.judge_error) or (
                     self.first_failure and res.status != "AC"):
                 break
-        return self._compose(problem, spec, cases, results_by_case, tests, run_timings(results))
+        verdict = self._compose(problem, spec, cases, results_by_case, tests, run_timings(results))
+        limited = any(e.get("status") == "limit" for e in entries.values())  # a judge limit
+        verdict.details.update(_mean_fidelity(spec, cases, checked, self.first_failure,
+                                              verdict, limited))
+        return verdict
 
     def _compose(self, problem: Any, spec: Any, cases: list, outcomes: list, tests: list,
                  timings: dict[str, float]) -> Verdict:
@@ -282,6 +295,42 @@ class QCoderJudge:
             else "the program did not finish all tests")
         return make_verdict(self, problem.id, worst, msg, tests=tests, tests_total=len(cases),
                             details=details, evidence=evidence, timings=timings)
+
+    def _with_fidelity(self, problem: Any, out: Verdict | list[Any]) -> Verdict | list[Any]:
+        """``out`` with the verdict's partial-credit fidelity where :func:`_mean_fidelity` did
+        not give it: 0 for a program that failed before any test was simulated."""
+        if not isinstance(out, Verdict) or "fidelity_source" in out.details:
+            return out
+        spec = self.spec(problem)
+        if spec.mode == "classical" or spec.predicate is not None:
+            mean, source = None, "no target"
+        elif out.judge_error:
+            mean, source = None, "judge error"
+        else:
+            mean, source = 0.0, "not simulated"
+        out.details.update(mean_fidelity=mean, fidelity_source=source, fidelity_simulated=0)
+        return out
+
+
+def _mean_fidelity(spec: Any, cases: list, checked: dict[int, CaseResult], first_failure: bool,
+                   verdict: Verdict, limited: bool = False) -> dict[str, Any]:
+    """The verdict's partial credit (docs/metrics/fidelity.md): the mean over all tests of each
+    test's fidelity, 1 for an accepted test, 0 for a test that was not simulated (the program
+    failed before: no circuit, RE, UGE, DLE, QLE, the trusted stage's limits)."""
+    if spec.mode == "classical" or spec.predicate is not None:
+        return {}  # no one target: _with_fidelity says so
+    simulated = [i for i, c in checked.items() if c.status in ("AC", "WA") and c.credit is not None]
+    if verdict.judge_error or limited or any(c.judge_error for c in checked.values()):
+        return {"mean_fidelity": None, "fidelity_source": "judge error", "fidelity_simulated": 0}
+    if first_failure and verdict.status != "AC":
+        return {"mean_fidelity": None, "fidelity_source": "first failure",
+                "fidelity_simulated": len(simulated)}
+    total = sum(1.0 if checked[i].status == "AC" else float(checked[i].credit or 0.0)
+                for i in simulated)
+    source = ("simulated" if len(simulated) == len(cases) else
+              "partly simulated" if simulated else "not simulated")
+    return {"mean_fidelity": total / len(cases) if cases else None, "fidelity_source": source,
+            "fidelity_simulated": len(simulated)}
 
 
 def _report(**flags: bool) -> dict[str, bool]:
@@ -320,7 +369,8 @@ def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
         out[d["i"]] = CaseResult(
             d["status"], str(d.get("message") or "")[:3000],
             _num(d.get("fidelity"), float), _num(d.get("depth"), int), _str(d.get("gate")),
-            _num(d.get("queries"), int), judge_error=d.get("judge_error") is True)
+            _num(d.get("queries"), int), judge_error=d.get("judge_error") is True,
+            credit=_fraction(d.get("credit")))
     failure = None
     if started is not None:
         why = {"memory": "its memory limit", "timeout": "its time limit"}.get(r.status, r.status)
@@ -333,6 +383,12 @@ def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
 
 def _num(x: Any, kind: type) -> Any:
     return kind(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def _fraction(x: Any) -> float | None:
+    """A fidelity in [0, 1] (anything else, NaN included: None)."""
+    x = _num(x, float)
+    return x if x is not None and 0.0 <= x <= 1.0 else None
 
 
 def _str(x: Any) -> str | None:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import simulate as sim
-from ..compare import compare_vectors
+from ..compare import compare_vectors, fidelity
 
 #: most amplitudes the judge computes per test (2**n times the number of tested columns)
 MAX_AMPLITUDES = 1 << 18
@@ -81,12 +81,19 @@ class Spec:
     def compare(self, case: dict, flat: sim.Flat, nq: int, trusted: dict[str, sim.Oracle],
                 ) -> tuple[bool, float, str]:
         """Simulate ``flat`` (oracles by their gate names in ``trusted``) against the target."""
+        return self.judge(case, flat, nq, trusted)[:3]
+
+    def judge(self, case: dict, flat: sim.Flat, nq: int, trusted: dict[str, sim.Oracle],
+              ) -> tuple[bool, float, str, float | None]:
+        """:meth:`compare` and the case's partial-credit fidelity (``compare.fidelity``; None
+        for a problem judged by a predicate: it has no one target)."""
         p = case["args"]
         if self.mode == "state":
             out = sim.simulate(flat, nq, [0], trusted)[:, 0]
             if self.predicate:
-                return self.predicate(p, out)
-            return compare_vectors(out, self.target(p), self.counted)
+                return (*self.predicate(p, out), None)
+            target = self.target(p)
+            return (*compare_vectors(out, target, self.counted), fidelity(out, target, self.counted))
         cols = list(self.columns(p)) if self.columns else list(range(2 ** nq))
         limit = min(max(1, MAX_AMPLITUDES >> nq), self.extra.get("max_columns", 1 << 30))
         if len(cols) > limit:
@@ -96,12 +103,12 @@ class Spec:
             cols = sorted(random.Random(key).sample(cols, limit))
         out = sim.simulate(flat, nq, cols, trusted)
         if self.predicate:
-            return self.predicate(p, out)
+            return (*self.predicate(p, out), None)
         ref = self.target(p, cols)
         if self.mask is not None:
             rows = self.mask(p, nq)
             out, ref = out[rows], ref[rows]
-        return compare_vectors(out, ref, self.counted)
+        return (*compare_vectors(out, ref, self.counted), fidelity(out, ref, self.counted))
 
 
 REGISTRY: dict[str, Spec] = {}
