@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .benchmarks.base import Benchmark, get
 from .evaluate import DEFAULT_METRICS, RUN_KEYWORDS, JudgingOptions, completion_hash, evaluate
-from .feedback import followup_prompt
+from .feedback import feedback_prompt, followup_prompt
 from .predictions import Sample
 from .verdict import Verdict
 
@@ -283,8 +283,14 @@ def refine_all(
 
 
 def _history(chain: RefineResult) -> list[dict[str, Any]]:
+    """Each round of a chain: its answer (bounded, as the report keeps completions), verdict
+    and the feedback its verdict gave the next round ('' for AC)."""
+    from .scoring import report_completion
+
     return [{"round": i, "completion_hash": completion_hash(r.completion),
-             "status": r.verdict.status, "error_class": r.verdict.error_class}
+             "status": r.verdict.status, "error_class": r.verdict.error_class,
+             "message": r.verdict.message, "feedback": feedback_prompt(r.verdict),
+             **report_completion(r.completion)}
             for i, r in enumerate(chain.rounds)]
 
 
