@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 
 #: what a hostile completion holds; none of it may run in the page
+#: (each would mark the page's <body> with data-pwned if it ran)
 INJECT_CODE = ('from qiskit import QuantumCircuit\n\n'
-               '# </script><script>window.__pwned = "code"</script>\n'
+               '# </script><script>document.body.dataset.pwned = "code"</script>\n'
                'def bell_circuit():\n'
-               '    label = "\\"><img src=x onerror=\\"window.__pwned=\'attr\'\\">"\n'
+               '    label = "\\"><img src=x onerror=\\"document.body.dataset.pwned=1\\">"\n'
                '    qc = QuantumCircuit(2)\n    qc.h(0)\n    qc.cx(0, 1)\n    return qc\n')
-INJECT_ID = '<img src=x onerror="window.__pwned=\'id\'">'
-INJECT_TEXT = "<script>window.__pwned = 'prose'</script>"
+INJECT_ID = '<img src=x onerror="document.body.dataset.pwned=2">\u2028</script>'
+INJECT_TEXT = "<script>document.body.dataset.pwned = 'prose'</script>"
 
 
 def system_b() -> list[dict]:

@@ -572,6 +572,8 @@
     var page = st.page === "problems" ? pageProblems(st.q) : st.page === "problem" ? pageProblem(st.q) : pageSummary();
     main.textContent = "";
     main.appendChild(page);
+    main.setAttribute("data-page", st.page);
+    main.setAttribute("data-rendered-ms", String(Math.round(performance.now())));
     document.title = "qce view: " + (st.page === "problem" && D.problems.length ? D.problems[
       Math.max(0, Math.min(D.problems.length - 1, parseInt(st.q.get("i") || "0", 10) || 0))].id + " – " : "") +
       D.labels.join(", ");
