@@ -34,7 +34,8 @@ class ViewRun:
 
 def load_view_runs(runs: Sequence[str | Path] | Mapping[str, str | Path]) -> list[ViewRun]:
     """Read report folders (or report.json files); labels default to the folder names."""
-    items = list(runs.items()) if isinstance(runs, Mapping) else [(None, r) for r in runs]
+    given = list(runs.items()) if isinstance(runs, Mapping) else [(None, r) for r in runs]
+    items = [pair for label, path in given for pair in _expand(label, Path(path))]
     if not items:
         raise ViewError("give at least one run (a report folder)")
     out = []
@@ -54,6 +55,17 @@ def load_view_runs(runs: Sequence[str | Path] | Mapping[str, str | Path]) -> lis
     if dup := sorted({x for x in labels if labels.count(x) > 1}):
         raise ViewError(f"two runs have the label {dup[0]!r}: name them (--label NAME=PATH)")
     return out
+
+
+def _expand(label: str | None, path: Path) -> list[tuple[str | None, Path]]:
+    """A folder of report folders (``qce demo``'s: one per config) is its report folders,
+    labelled ``<label or folder>/<sub-folder>``."""
+    if not path.is_dir() or (path / "report.json").exists() or (path / "results.jsonl").exists():
+        return [(label, path)]
+    subs = sorted(p for p in path.iterdir() if (p / "report.json").is_file())
+    if not subs:
+        return [(label, path)]
+    return [(f"{label or path.resolve().name}/{sub.name}", sub) for sub in subs]
 
 
 def _text(value: Any, limit: int = MAX_MESSAGE_CHARS) -> str:
@@ -133,12 +145,17 @@ def _comparison(runs: list[ViewRun], k: tuple[int, ...], n_boot: int, seed: int
                 ) -> dict[str, Any] | None:
     if len(runs) < 2:
         return None
-    try:
-        result: Comparison = compare([r.run for r in runs], k=k, allow_mismatch=True,
-                                     n_boot=n_boot, seed=seed)
-    except NotComparable as exc:  # pragma: no cover - labels were checked when reading
-        raise ViewError(str(exc)) from None
-    return {"caveats": result.caveats,
+    first = runs[0].run
+    if any(r.run.benchmark != first.benchmark or r.run.config != first.config
+           or set(r.run.problems) != set(first.problems) for r in runs[1:]):
+        try:  # the reason, in compare's words
+            compare([r.run for r in runs], k=k, n_boot=1, seed=seed)
+        except NotComparable as exc:
+            return {"skipped": f"No paired comparison: {exc}.", "caveats": [], "tables": []}
+    # the same problems of one benchmark: compared, with a caveat where the judges differ
+    result: Comparison = compare([r.run for r in runs], k=k, allow_mismatch=True, n_boot=n_boot,
+                                 seed=seed)
+    return {"skipped": "", "caveats": result.caveats,
             "tables": [{"name": t.name, "title": t.title, "header": t.header, "rows": t.cells(),
                         "notes": [n for n in t.notes if n not in result.caveats]}
                        for t in result.tables.values()]}

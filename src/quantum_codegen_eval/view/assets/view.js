@@ -325,7 +325,9 @@
     var ref = chartRefinement();
     if (ref) charts.appendChild(ref);
     page.appendChild(charts);
-    if (D.comparison) {
+    if (D.comparison && D.comparison.skipped) {
+      page.appendChild(el("p", "note", D.comparison.skipped.replace(" (--allow-mismatch compares them anyway, with a caveat)", "")));
+    } else if (D.comparison) {
       var cmp = el("section", "card wide");
       cmp.appendChild(el("h2", null, "Comparison (qce compare)"));
       D.comparison.tables.forEach(function (t) {
@@ -488,7 +490,7 @@
     if (s.message) { box.appendChild(el("h4", null, "Judge's message")); box.appendChild(pre(s.message)); }
     if (s.failing) {
       box.appendChild(el("h4", null, "First failing test: " + s.failing.name + (s.failing.status ? " (" + s.failing.status + ")" : "")));
-      if (s.failing.message) box.appendChild(pre(s.failing.message));
+      if (s.failing.message && s.failing.message !== s.message) box.appendChild(pre(s.failing.message));
       if (s.failing.expected || s.failing.got) box.appendChild(kv([["expected", s.failing.expected], ["got", s.failing.got]]));
     }
     box.appendChild(el("h4", null, s.rounds.length ? "Final answer (round " + (s.rounds.length - 1) + ")" : "Completion"));
@@ -497,8 +499,9 @@
     if (s.rounds.length) {
       box.appendChild(el("h4", null, "Refinement rounds" + (s.first_ac_round !== null && s.first_ac_round !== undefined
         ? " (first accepted in round " + s.first_ac_round + ")" : " (never accepted)")));
-      s.rounds.forEach(function (r) {
+      s.rounds.forEach(function (r, ri2) {
         var d = el("details", "round");
+        d.open = ri2 < s.rounds.length - 1;  // the last round's answer is the final one above
         d.appendChild(el("summary", null, ["round " + r.round + " ", badge(r.status), r.error_class ? " " + r.error_class : ""]));
         if (r.message) { d.appendChild(el("h5", null, "Judge's message")); d.appendChild(pre(r.message)); }
         if (r.code !== null && r.code !== undefined) { d.appendChild(el("h5", null, "Code")); d.appendChild(codeBlock(r.code, false)); }
