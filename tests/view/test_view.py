@@ -12,12 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from view_runs import INJECT_CODE, INJECT_ID, INJECT_TEXT, chromium
 
 from quantum_codegen_eval.cli import main
 from quantum_codegen_eval.scoring import MAX_REPORT_COMPLETION, report_completion
 from quantum_codegen_eval.view import build_site, js_data
-
-from .conftest import INJECT_CODE, INJECT_ID, INJECT_TEXT, chromium
 
 TIMING = Path(__file__).resolve().parents[2] / "timing" / "view.py"
 BROWSER = chromium()
@@ -87,6 +86,29 @@ def test_cli_errors_name_the_run(tmp_path, capsys):
     (bad / "report.json").write_text("{not json")
     assert main(["view", str(bad), "--out", str(tmp_path / "site")]) == 3
     assert "report.json" in capsys.readouterr().err
+
+
+def _summary(site: Path) -> dict:
+    text = (site / "data" / "summary.js").read_text(encoding="ascii")
+    assert text.startswith("window.QCE_DATA=") and text.endswith(";\n")
+    return json.loads(text[len("window.QCE_DATA="):-2])
+
+
+def test_folder_of_runs_and_a_rebuild(tmp_path):
+    runs = _timing().synthetic_reports(tmp_path / "runs", 2, 5, 2, seed=2)
+    site = tmp_path / "site"
+    build_site([tmp_path / "runs"], site, n_boot=50)   # a folder of report folders: its runs
+    data = _summary(site)
+    assert data["labels"] == ["runs/system-1", "runs/system-2"]
+    assert sorted(p.name for p in (site / "data").glob("p*.js")) == [f"p{i}.js" for i in range(5)]
+    assert [t["name"] for t in data["comparison"]["tables"]][:2] == ["pass_at_1", "paired"]
+    (site / "data" / "notes.txt").write_text("mine")
+    build_site({"one": runs[0]}, site)                  # fewer problems: no stale chunk left
+    only = _summary(site)
+    assert only["labels"] == ["one"] and only["comparison"] is None
+    assert (site / "data" / "notes.txt").read_text() == "mine"
+    p0 = (site / "data" / "p0.js").read_text(encoding="ascii")
+    assert p0.startswith("QCE.chunk(0,") and "P0000#1" in p0
 
 
 # ------------------------------------------------------------------ synthetic runs, in a browser

@@ -9,7 +9,6 @@ and the line separators escaped, so no completion can end the script or start ma
 from __future__ import annotations
 
 import html
-import shutil
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
@@ -68,9 +67,10 @@ def build_site(runs: Sequence[str | Path] | Mapping[str, str | Path], out: str |
     data["problems"] = table
     (out / "assets").mkdir(parents=True, exist_ok=True)
     folder = out / "data"
-    if folder.is_dir():  # chunks of an earlier, larger site must not linger
-        shutil.rmtree(folder)
-    folder.mkdir()
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob("p*.js"):  # chunks of an earlier, larger site must not linger
+        if old.stem[1:].isdigit():
+            old.unlink()
     for i, chunk in enumerate(chunks):
         (folder / f"p{i}.js").write_text(f"QCE.chunk({i},{js_data(chunk)});\n", encoding="ascii")
     (folder / "summary.js").write_text(f"window.QCE_DATA={js_data(data)};\n", encoding="ascii")
