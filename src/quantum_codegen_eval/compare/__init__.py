@@ -12,6 +12,6 @@ from ._human import HumanRow, human_rates
 from ._runs import ProblemCounts, Run, RunError, load_run
 from ._tables import Interval, Table, latex_escape
 
-__all__ = ["DEFAULT_N_BOOT", "Comparison", "HumanRow", "Interval", "NotComparable", "PairResult", "ProblemCounts",
-           "Run", "RunError", "Table", "compare", "differences", "human_rates", "latex_escape",
-           "load_run"]
+__all__ = ["Comparison", "DEFAULT_N_BOOT", "HumanRow", "Interval", "NotComparable", "PairResult",
+           "ProblemCounts", "Run", "RunError", "Table", "compare", "differences", "human_rates",
+           "latex_escape", "load_run"]
