@@ -9,6 +9,7 @@ Subcommands (their shape is fixed; see docs/cli.md)::
     qce evaluate <predictions> --benchmark NAME [--config C] [--data-dir DIR] [--out DIR] [--resume]
     qce demo [--out DIR]
     qce compare RUN... --out DIR [--label NAME=PATH] [--allow-mismatch] [-k 1 5]
+    qce view RUN... --out DIR [--label NAME=PATH]                    runs as a static site
     qce publish <dataset folder> <hub id>
     qce publish-run <run>... --repo-id ID [--out DIR] [--dry-run]    runs as a details dataset
     qce contamination <corpus> --benchmark NAME [--config C] [--code-column COL] [--out DIR]
@@ -143,6 +144,19 @@ def _parser() -> argparse.ArgumentParser:
                    "and QCoder's human submissions when it was built with them")
     c.add_argument("--human-versions", default="first", choices=["first", "last", "all"],
                    help="which version of each user's history counts in the human row")
+
+    vw = sub.add_parser("view", help="one run or several side by side as a static site",
+                        description="Write a static site (DIR/index.html, opened from disk, no "
+                        "network) of report folders: summary and charts, the paired comparison, "
+                        "every problem x run, every sample's code and verdict (docs/view.md).")
+    vw.add_argument("runs", nargs="*", metavar="RUN", help="report folder or report.json "
+                    "(label: the folder name)")
+    vw.add_argument("--label", action="append", default=[], metavar="NAME=PATH",
+                    help="a run with its label (repeatable)")
+    vw.add_argument("--out", required=True, help="output folder")
+    vw.add_argument("--seed", type=int, default=0, help="seed of the comparison's bootstraps")
+    vw.add_argument("--n-boot", type=int, default=10_000,
+                    help="bootstrap resamples of the comparison (default 10000)")
 
     pb = sub.add_parser("publish", help="push a built dataset folder to the Hugging Face Hub")
     pb.add_argument("folder", help="dataset folder written by `qce build`")
@@ -530,6 +544,26 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_view(args: argparse.Namespace) -> int:
+    from .compare import RunError
+    from .view import ViewError, build_site
+
+    try:
+        inputs = _compare_inputs(args)
+        if not inputs:
+            raise CompareUsage("give at least one run (a report folder)")
+        if args.n_boot < 1:
+            raise CompareUsage("--n-boot must be positive")
+        index = build_site(inputs, args.out, n_boot=args.n_boot, seed=args.seed)
+    except CompareUsage as exc:
+        print(f"qce view: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (RunError, ViewError) as exc:
+        raise InputError(str(exc)) from None
+    print(f"site written to {args.out}: open {index.resolve().as_uri()}", file=sys.stderr)
+    return EXIT_OK
+
+
 def _cmd_publish(args: argparse.Namespace) -> int:
     from .publish import DatasetFolderError, UploadFailed, publish
 
@@ -582,7 +616,8 @@ def _cmd_contamination(args: argparse.Namespace) -> int:
 
 _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, "env": _cmd_env, "evaluate": _cmd_evaluate,
              "demo": _cmd_demo, "publish": _cmd_publish, "compare": _cmd_compare,
-             "contamination": _cmd_contamination, "publish-run": _cmd_publish_run}
+             "contamination": _cmd_contamination, "publish-run": _cmd_publish_run,
+             "view": _cmd_view}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .benchmarks.base import Benchmark, get
+from .benchmarks.base import Benchmark, FeedbackWording, get
 from .evaluate import DEFAULT_METRICS, RUN_KEYWORDS, JudgingOptions, completion_hash, evaluate
-from .feedback import followup_prompt
+from .feedback import feedback_prompt, followup_prompt
 from .predictions import Sample
 from .verdict import Verdict
 
@@ -272,8 +272,9 @@ def refine_all(
     for row in report.per_sample:
         chain = chains[row["key"]]
         row["first_ac_round"] = chain.first_ac_round
-        row["round_history"] = _history(chain)
-    report.refinement = refinement_summary(chains, rounds=rounds, samples=samples, k=k)
+        row["round_history"] = _history(chain, bench.feedback)
+    report.refinement = refinement_summary(chains, rounds=rounds, samples=samples, k=k,
+                                           wording=bench.feedback)
     # where evaluate records provenance (judge signature, environments, run facts), round 0's
     # judging (every problem) is the run's
     provenance = getattr(judged[0], "provenance", None) if judged else None
@@ -282,17 +283,24 @@ def refine_all(
     return report
 
 
-def _history(chain: RefineResult) -> list[dict[str, Any]]:
+def _history(chain: RefineResult, wording: FeedbackWording | None = None) -> list[dict[str, Any]]:
+    """Each round of a chain: its answer (bounded, as the report keeps completions), verdict
+    and the feedback its verdict gave the next round ('' for AC)."""
+    from .scoring import report_completion
+
     return [{"round": i, "completion_hash": completion_hash(r.completion),
-             "status": r.verdict.status, "error_class": r.verdict.error_class}
+             "status": r.verdict.status, "error_class": r.verdict.error_class,
+             "message": r.verdict.message, "feedback": feedback_prompt(r.verdict, wording),
+             **report_completion(r.completion)}
             for i, r in enumerate(chain.rounds)]
 
 
 def refinement_summary(chains: dict[str, RefineResult], *, rounds: int, samples: int,
-                       k: Sequence[int]) -> dict[str, Any]:
+                       k: Sequence[int], wording: FeedbackWording | None = None) -> dict[str, Any]:
     """The report's ``refinement`` section: after each round ``r = 0..rounds``, the chains
     solved, their share (``success_by_round``: the QCoder curve) and pass@k over problems
-    (PennySynth's before/after repair), plus every chain's history."""
+    (PennySynth's before/after repair), plus every chain's history (each round's feedback
+    worded by ``wording``, the benchmark's)."""
     from .metrics.passk import pass_at_k
 
     by_problem: dict[str, list[int | None]] = {}
@@ -317,7 +325,7 @@ def refinement_summary(chains: dict[str, RefineResult], *, rounds: int, samples:
         "answers_by_round": [sum(len(c.rounds) > r for c in chains.values())
                              for r in range(rounds + 1)],
         "histories": [{"key": key, "problem_id": c.problem_id, "sample": c.sample,
-                       "first_ac_round": c.first_ac_round, "rounds": _history(c)}
+                       "first_ac_round": c.first_ac_round, "rounds": _history(c, wording)}
                       for key, c in chains.items()],
     }
 

@@ -21,6 +21,9 @@ from .predictions import Sample
 #: gigabytes); such a sample is still scored, marked ``metrics_truncated`` /
 #: ``metrics_truncated_at``, and counted as ``truncated`` in the metric's summary
 MAX_METRIC_CHARS = 200_000
+#: a sample's completion is kept in the report (``qce view`` shows it) up to this many
+#: characters; a longer one is cut there and marked ``completion_truncated``
+MAX_REPORT_COMPLETION = 200_000
 
 CODEBLEU_KEYS = ("codebleu", "ngram_match", "weighted_ngram_match", "syntax_match",
                  "dataflow_match")
@@ -267,6 +270,13 @@ def _fidelity_table(per_problem: list[dict[str, Any]], key: str) -> dict[str, An
     return table
 
 
+def report_completion(text: str) -> dict[str, Any]:
+    """The sample's completion as the report keeps it (bounded)."""
+    if len(text) <= MAX_REPORT_COMPLETION:
+        return {"completion": text}
+    return {"completion": text[:MAX_REPORT_COMPLETION], "completion_truncated": True}
+
+
 def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts: dict[str, Any],
               problems: dict[str, Any], scores: Scores, k: tuple[int, ...],
               metrics: tuple[str, ...], seconds: float):
@@ -289,7 +299,8 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
                            "partial_credit": v.partial_credit, "message": v.message,
                            "known_problem": known, "judge_error": v.judge_error,
                            **_fidelity_fields(v),
-                           **scores.per_sample.get(s.key, {}), "verdict": v.to_dict()})
+                           **scores.per_sample.get(s.key, {}), "verdict": v.to_dict(),
+                           **report_completion(s.completion)})
         if known:
             by_problem.setdefault(s.problem_id, []).append(v)
 

@@ -110,6 +110,8 @@ ALLOWED = {
     "provenance": set(),
     # comparison reads reports: never a judge, the sandbox or a benchmark
     "compare": {"report", "metrics", "verdict", "provenance"},
+    # the viewer reads reports too, and uses compare for the paired comparison
+    "view": {"compare", "report", "verdict", "provenance"},
 }
 
 

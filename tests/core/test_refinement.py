@@ -76,6 +76,14 @@ def test_killed_loop_resumes_without_redoing_and_reports_the_curve(tmp_path):
     # a later prompt carries the earlier answers and the judge's feedback
     later = [r for r in generate.requests if r.round == 3][0]
     assert "attempt 3" in later.prompt and "(WA)" in later.prompt
+    # each round keeps its answer, the judge's message and the feedback the next round got
+    from quantum_codegen_eval.evaluate import completion_hash
+
+    bell = history["sample/qk_bell_circuit"]["rounds"]
+    assert [completion_hash(x["completion"]) for x in bell] == hashes
+    asked = [r for r in generate.requests if r.round == 2 and r.problem_id == "sample/qk_bell_circuit"]
+    assert "(WA)" in bell[1]["feedback"] and bell[1]["feedback"] in asked[0].prompt
+    assert bell[0]["message"] and bell[2]["feedback"] == ""
 
     # the report is evaluate's report of the final answers, plus the refinement section
     assert report.summary["pass@k"]["all"]["pass@1"] == pytest.approx(2 / 3)

@@ -32,7 +32,8 @@ def test_build_twine_and_fresh_install_runs_demo(tmp_path):
     for needed in ("quantum_codegen_eval/metrics/data/pennylane_api_index.json.xz",
                    "quantum_codegen_eval/data/sample/tasks.jsonl",
                    "quantum_codegen_eval/dataset_cards/qhack/README.md",
-                   "quantum_codegen_eval/loaders/qcoder.py"):
+                   "quantum_codegen_eval/loaders/qcoder.py",
+                   "quantum_codegen_eval/view/assets/view.js"):
         assert needed in names, needed
 
     venv = tmp_path / "venv"
@@ -44,6 +45,10 @@ def test_build_twine_and_fresh_install_runs_demo(tmp_path):
     summary = json.loads(proc.stdout)
     assert set(summary) == {"pennylane", "qiskit"}
     assert summary["qiskit"]["statuses"]["AC"] >= 1
+    _run(venv / "bin" / "qce", "view", out, "--out", tmp_path / "site", "--n-boot", "100",
+         cwd=tmp_path, timeout=300)  # its pages' assets come from the wheel
+    assert {p.name for p in (tmp_path / "site" / "assets").iterdir()} == {
+        "view.js", "view.css", "highlight.js"}
     loaded = _run(venv / "bin" / "python", "-c",
                   "import quantum_codegen_eval, sys; print(quantum_codegen_eval.__file__)",
                   cwd=tmp_path).stdout

@@ -94,6 +94,10 @@ class Table:
             return _number(value, fmt)
         return str(value)
 
+    def cells(self) -> list[list[str]]:
+        """The rows as the tables print them (intervals ``v [low, high]``, None as a dash)."""
+        return [[self._cell(c, i) for i, c in enumerate(row)] for row in self.rows]
+
     def to_markdown(self) -> str:
         lines = [f"### {inline(self.title)}", "",
                  "| " + " | ".join(inline(h) for h in self.header) + " |",
