@@ -1,0 +1,11 @@
+"""The wrong solution of QPC003_A2. Its one mistake: no X on qubit 1: (|00> + |11>)/sqrt 2, not
+(|01> + |10>)/sqrt 2."""
+
+from qiskit import QuantumCircuit
+
+
+def solve():
+    qc = QuantumCircuit(2)
+    qc.h(0)
+    qc.cx(0, 1)
+    return qc
