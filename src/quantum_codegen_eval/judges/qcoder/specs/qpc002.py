@@ -32,7 +32,7 @@ register(Spec(
 register(Spec(
     "QPC002_A2", (), lambda rng: [{}],
     program("qpc002.a2"),
-    (program("qpc002.a2_wrong"),),
+    (program("qpc001.a3"),),
     nq=lambda p: 2, target=lambda p: _ghz_minus(2)))
 
 

@@ -22,7 +22,7 @@ register(Spec(
 register(Spec(
     "QPC003_A2", (), lambda rng: [{}],
     program("qpc003.a2"),
-    (program("qpc003.a2_wrong"),),
+    (program("qpc001.a3"),),
     nq=lambda p: 2, target=lambda p: vec(2, {1: 1, 2: 1})))
 
 register(Spec("QPC003_A3", (), lambda rng: [{}], program("qpc003.a3"),
@@ -34,7 +34,7 @@ for _pid in ("QPC003_A4", "QPC003_A5", "QPC003_A6"):
                   nq=lambda p: p["n"], target=lambda p: _w(p["n"])))
 
 register(Spec(
-    "QPC003_B1", (), lambda rng: [{}], program("qpc003.b1"),
+    "QPC003_B1", (), lambda rng: [{}], program("qpc001.a1_wrong"),
     (program("qpc003.b1_wrong"),),
     mode="unitary", nq=lambda p: 1, counted=True, target=lambda p, cols: mapped(1, cols, lambda i: (1 - i, 1))))
 

@@ -9,15 +9,15 @@ import numpy as np
 
 from .base import Spec, mapped, program, register, vec
 
-register(Spec("QPC004_A1", (), lambda rng: [{}], program("qpc004.a1"),
-              (program("qpc004.a1_wrong"),),
+register(Spec("QPC004_A1", (), lambda rng: [{}], program("qpc001.a1_wrong"),
+              (program("qpc001.a1"),),
               nq=lambda p: 1, target=lambda p: vec(1, {1: 1})))
 
 register(Spec(
-    "QPC004_A2", (), lambda rng: [{}], program("qpc004.a2"),
+    "QPC004_A2", (), lambda rng: [{}], program("qpc002.b3"),
     (program("qpc004.a2_wrong"),),
     mode="unitary", nq=lambda p: 2, target=lambda p, cols: mapped(2, cols, lambda i: (((i & 1) << 1) | (i >> 1), 1)),
-    extra={"uge": program("qpc004.a2_uge")}))
+    extra={"uge": program("qpc002.b3_uge")}))
 
 def _rot_left(n):
     return lambda i: (((i << 1) & (2 ** n - 1)) | (i >> (n - 1)), 1)
@@ -80,7 +80,7 @@ register(Spec("QPC004_A7", ("n",), lambda rng: [{"n": n} for n in range(1, 6)], 
                     "(the b_{S,i} are free). It is QPC004_A6 on each qubit pair (i, n + i)."))
 
 register(Spec("QPC004_B1", ("n",), lambda rng: [{"n": n} for n in range(1, 11)],
-              program("qpc004.b1"),
+              program("qpc001.a2"),
               (program("qpc004.b1_wrong"),),
               nq=lambda p: p["n"], target=lambda p: np.full(2 ** p["n"], 2 ** (-p["n"] / 2), complex)))
 

@@ -12,7 +12,7 @@ from .base import Spec, mapped, program, register, vec
 _S2 = 1 / math.sqrt(2)
 
 register(Spec("QPC005_A1", (), lambda rng: [{}], program("qpc005.a1"),
-              (program("qpc005.a1_wrong"),),
+              (program("qpc001.a1"),),
               nq=lambda p: 1, target=lambda p: vec(1, {0: 1, 1: -1})))
 
 def _a2_map(i):

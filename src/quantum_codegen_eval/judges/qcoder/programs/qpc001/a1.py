@@ -1,4 +1,4 @@
-"""The reference solution of QPC001_A1."""
+"""The reference solution of QPC001_A1 and the wrong solution of QPC004_A1 and QPC005_A1."""
 
 from qiskit import QuantumCircuit
 

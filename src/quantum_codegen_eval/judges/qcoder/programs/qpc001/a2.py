@@ -1,4 +1,4 @@
-"""The reference solution of QPC001_A2."""
+"""The reference solution of QPC001_A2 and QPC004_B1."""
 
 from qiskit import QuantumCircuit
 

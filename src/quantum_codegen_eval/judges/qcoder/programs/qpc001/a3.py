@@ -1,4 +1,4 @@
-"""The reference solution of QPC001_A3."""
+"""The reference solution of QPC001_A3 and the wrong solution of QPC002_A2 and QPC003_A2."""
 
 from qiskit import QuantumCircuit
 

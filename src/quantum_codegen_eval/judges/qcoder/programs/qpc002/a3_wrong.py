@@ -1,4 +1,4 @@
-"""The wrong solution of QPC002_A3 and QPC002_A4 and QPC002_A5. Its one mistake: the CX tree
+"""The wrong solution of QPC002_A3, QPC002_A4 and QPC002_A5. Its one mistake: the CX tree
 without the X: GHZ with +, not -."""
 
 from qiskit import QuantumCircuit

@@ -1,4 +1,4 @@
-"""The reference solution of QPC002_B3."""
+"""The reference solution of QPC002_B3 and QPC004_A2."""
 
 from qiskit import QuantumCircuit
 

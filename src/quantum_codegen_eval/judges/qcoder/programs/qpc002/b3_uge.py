@@ -1,5 +1,5 @@
-"""The program with a forbidden gate (UGE) of QPC002_B3: qc.swap, which is not among the permitted
-gates."""
+"""The program with a forbidden gate (UGE) of QPC002_B3 and QPC004_A2: qc.swap, which is not among
+the permitted gates."""
 
 from qiskit import QuantumCircuit
 

@@ -1,4 +1,4 @@
-"""The reference solution of QPC003_A4 and QPC003_A5 and QPC003_A6."""
+"""The reference solution of QPC003_A4, QPC003_A5 and QPC003_A6."""
 
 from qiskit import QuantumCircuit
 

@@ -1,27 +1,10 @@
-"""The wrong solution of QPC003_A4 and QPC003_A5 and QPC003_A6. Its one mistake: the W state with
-every split rotated by pi/4 instead of acos(sqrt(len(left) / k)): unequal amplitudes."""
-
-import math
+"""The wrong solution of QPC003_A4, QPC003_A5 and QPC003_A6. Its one mistake: the W state with
+every split rotated by pi/4 instead of acos(sqrt(len(left) / k)) (``_w_quarter``):
+unequal amplitudes."""
 
 from qiskit import QuantumCircuit
 
-
-def _w(qc, qs):
-    """Excitation on qs[0] -> spread uniformly over qs (log depth)."""
-    k = len(qs)
-    if k == 1:
-        return
-    left, right = qs[: k - k // 2], qs[k - k // 2:]
-    theta = 2 * math.pi / 4
-    qc.cry(theta, left[0], right[0])
-    qc.cx(right[0], left[0])
-    _w(qc, left)
-    _w(qc, right)
-
-
-def w_state(qc, qs):
-    qc.x(qs[0])
-    _w(qc, qs)
+from ._w_quarter import w_state
 
 
 def solve(n):

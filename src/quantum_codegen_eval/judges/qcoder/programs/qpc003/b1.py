@@ -1,9 +1,0 @@
-"""The reference solution of QPC003_B1."""
-
-from qiskit import QuantumCircuit
-
-
-def solve():
-    qc = QuantumCircuit(1)
-    qc.x(0)
-    return qc

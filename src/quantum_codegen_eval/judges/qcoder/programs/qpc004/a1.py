@@ -1,9 +1,0 @@
-"""The reference solution of QPC004_A1."""
-
-from qiskit import QuantumCircuit
-
-
-def solve():
-    qc = QuantumCircuit(1)
-    qc.x(0)
-    return qc

@@ -1,9 +1,0 @@
-"""The reference solution of QPC004_B1."""
-
-from qiskit import QuantumCircuit
-
-
-def solve(n):
-    qc = QuantumCircuit(n)
-    qc.h(range(n))
-    return qc
