@@ -4,7 +4,8 @@ A :class:`Spec` says how to test one problem: ``sample(rng)`` gives the test cas
 arguments, plus hidden values such as an oracle's marked item), ``compare`` simulates the
 returned circuit and checks it against a target built directly (numpy) from the statement.
 Each spec carries its own reference solution (``reference``, a ``solve()`` the judge accepts) and
-wrong solutions (``wrong``) that must get WA.
+wrong solutions (``wrong``) that must get WA, as the text the judge receives: each is a module of
+``judges/qcoder/programs/`` read by :func:`program`.
 """
 
 from __future__ import annotations
@@ -178,8 +179,9 @@ def grid(**ranges: Any) -> list[dict[str, Any]]:
 
 def program(name: str) -> str:
     """The text the judge runs for the program module ``judges/qcoder/programs/<name>.py``
-    (``"qpc001.a1"``): the reference libraries of ``jobs/`` it imports (each after the ones it
-    imports itself), then the module, read by :func:`library`."""
+    (``"qpc001.a1"``): the modules of this judge it imports (the reference libraries of ``jobs/``,
+    a private part such as ``qpc003._w_quarter``; each after the ones it imports itself), then the
+    module, read by :func:`library`."""
     return library(*_parts(f"programs.{name}"))
 
 
