@@ -203,3 +203,84 @@ def test_job_modules_import_only_job_modules_and_frameworks(name):
     bad |= {m for m in theirs if m not in JOB_THIRD_PARTY and m not in sys.stdlib_module_names
             and m != "__future__"}
     assert not bad, sorted(bad)
+
+
+# --------------------------------------------------------------------------- programs in strings
+#: statements that make a string a program: any of these, or two statements of any kind
+_CODE = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom, ast.For,
+         ast.While, ast.If, ast.With, ast.Try)
+#: strings of Python that are not programs: (module, the string) -> why
+NOT_PROGRAMS = {
+    ("judges.qcoder.check", "from quantum_codegen_eval.judges.qcoder.check import main\nmain()\n"):
+        "the trusted check's entry point: it calls the linted module's main()",
+    ("loaders.qcoder", "from qiskit import QuantumCircuit\n\ndef solve(n: int, m: int, S: list[int])"
+     " -> QuantumCircuit:\n    qc = QuantumCircuit(n)\n    # Write your code here:\n\n    return qc"):
+        "QPC002_B5's code template as the QCoder site renders it: statement text, never run",
+}
+
+
+def _is_program(text: str) -> bool:
+    """Whether ``text`` (dedented) parses as Python of two statements or one that defines, imports
+    or branches; a lone name or constant (a placeholder of an f-string, a word) does not count."""
+    import textwrap
+
+    if "\n" not in text.strip():
+        return False
+    try:
+        body = ast.parse(textwrap.dedent(text)).body
+    except (SyntaxError, ValueError):
+        return False
+    bare = [n for n in body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name | ast.Constant)]
+    return len(body) - len(bare) >= 2 or any(isinstance(n, _CODE) for n in body)
+
+
+def _strings(tree: ast.AST):
+    """(line, text) of every string literal but docstrings; an f-string with ``_x`` for its values."""
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            yield node.lineno, "".join(v.value if isinstance(v, ast.Constant) else "_x"
+                                       for v in node.values)
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and id(node) not in docs):
+            yield node.lineno, node.value
+
+
+def _programs_in_strings(name: str, source: str) -> list[str]:
+    return [f"{name}:{line}: {text[:60]!r}" for line, text in _strings(ast.parse(source))
+            if _is_program(text) and (name, text) not in NOT_PROGRAMS]
+
+
+def test_no_module_holds_a_program_in_a_string():
+    """Code that runs is a real module a linter reads (judges/*/jobs/, judges/qcoder/programs/)."""
+    found = [hit for name, path in MODULES.items()
+             for hit in _programs_in_strings(name, path.read_text(encoding="utf-8"))]
+    assert not found, found
+
+
+def test_each_string_that_is_not_a_program_is_still_there():
+    for name, text in NOT_PROGRAMS:
+        strings = [s for _, s in _strings(ast.parse(MODULES[name].read_text(encoding="utf-8")))]
+        assert text in strings and _is_program(text), name
+
+
+@pytest.mark.parametrize("source", [
+    'H = "from qiskit import QuantumCircuit\\n"\nREF = H + "def solve():\\n    return 1\\n"\n',
+    'GATES = """    qc.cx({a}, {b})\n    qc.h({a})\n"""\n',
+    "def ref(name):\n    return f'''\\ndef {name}(n):\n    return n\\n'''\n",
+    'WRONG = "for q in range(n):\\n    qc.h(q)\\n"\n',
+])
+def test_a_program_in_a_string_is_found(source):
+    assert _programs_in_strings("m", source)
+
+
+@pytest.mark.parametrize("source", [
+    '"""def f():\n    return 1\n"""\n',  # a docstring is documentation
+    'MSG = "the judge ran\\nand the program failed"\n',
+    "MD = f'\\n\\n### Your answer (attempt {1})\\n{2}\\n'\n",
+    'ONE = "qc.h(0)\\n"\n',
+])
+def test_text_that_is_not_a_program_is_not_found(source):
+    assert not _programs_in_strings("m", source)

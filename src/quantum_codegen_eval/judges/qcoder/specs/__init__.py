@@ -1,7 +1,8 @@
 """The 67 QCoder specs, one module per contest (``qpc001`` ... ``qpc005``), found with pkgutil.
 
-Trusted side only: these modules hold the reference solutions and the hidden oracle functions,
-so nothing here is ever imported by (or readable from) the job that runs a completion.
+Trusted side only: these modules hold the hidden oracle functions, and give the judge the reference
+and wrong solutions of ``judges/qcoder/programs/`` (``base.program``), so nothing here is ever
+imported by (or readable from) the job that runs a completion.
 
 >>> spec = get_spec("QPC001_A2")
 >>> [c["args"]["n"] for c in spec.sample(__import__("random").Random(0))][:3]

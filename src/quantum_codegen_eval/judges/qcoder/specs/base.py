@@ -4,7 +4,8 @@ A :class:`Spec` says how to test one problem: ``sample(rng)`` gives the test cas
 arguments, plus hidden values such as an oracle's marked item), ``compare`` simulates the
 returned circuit and checks it against a target built directly (numpy) from the statement.
 Each spec carries its own reference solution (``reference``, a ``solve()`` the judge accepts) and
-wrong solutions (``wrong``) that must get WA.
+wrong solutions (``wrong``) that must get WA, as the text the judge receives: each is a module of
+``judges/qcoder/programs/`` read by :func:`program`.
 """
 
 from __future__ import annotations
@@ -183,28 +184,50 @@ def grid(**ranges: Any) -> list[dict[str, Any]]:
     return out
 
 
+def program(name: str) -> str:
+    """The text the judge runs for the program module ``judges/qcoder/programs/<name>.py``
+    (``"qpc001.a1"``): the modules of this judge it imports (the reference libraries of ``jobs/``,
+    a private part such as ``qpc003._w_quarter``; each after the ones it imports itself), then the
+    module, read by :func:`library`."""
+    return library(*_parts(f"programs.{name}"))
+
+
+def _parts(module: str) -> list[str]:
+    """``module`` after every module of this judge it imports (relatively), dependencies first."""
+    out: list[str] = []
+    for node in ast.parse(_library_source(module)).body:
+        if isinstance(node, ast.ImportFrom) and node.level:
+            for part in _parts(_resolve(module, node)):
+                if part not in out:
+                    out.append(part)
+    return [*out, module]
+
+
 def library(*names: str) -> str:
-    """The text a reference program starts with: the library modules ``names`` of
-    ``judges/qcoder/jobs/`` (``ref_lib``, ``ref_w``, ...), in order. A program the judge runs is
-    one file (the contest's rule), so the helpers it uses are part of its text; they are real
-    modules so that a linter reads them. Left out: each module's docstring, and a later part's
-    imports that an earlier part already made or that import a job module (the part itself)."""
+    """The text of one program made of the modules ``names`` of ``judges/qcoder/``, in order: a
+    library of ``jobs/`` by its name (``ref_lib``, ``ref_w``, ...), any other module by its dotted
+    path (``programs.qpc001.a1``). A program the judge runs is one file (the contest's rule), so
+    the helpers it uses are part of its text; they are real modules so that a linter reads them.
+    Left out: each module's docstring, and a later part's imports that an earlier part already made
+    or that import a module of this judge (an earlier part)."""
+    modules = [name if "." in name else f"jobs.{name}" for name in names]
     bound: set[str] = set()
     parts = []
-    for name in names:
-        source = _library_source(name)
+    for k, module in enumerate(modules):
+        source = _library_source(module)
         tree = ast.parse(source)
         drop: set[int] = set()
-        for k, node in enumerate(tree.body):
+        for i, node in enumerate(tree.body):
             end = node.end_lineno or node.lineno
-            if (k == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            if (i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
                     and isinstance(node.value.value, str)):
                 drop.update(range(node.lineno - 1, end))
             elif isinstance(node, ast.Import | ast.ImportFrom):
                 made = {a.asname or a.name.split(".")[0] for a in node.names}
                 if isinstance(node, ast.ImportFrom) and node.level:
-                    if node.module not in names[:names.index(name)]:
-                        raise ValueError(f"{name} imports .{node.module}, not an earlier part")
+                    if _resolve(module, node) not in modules[:k]:
+                        raise ValueError(f"{module} imports {'.' * node.level}{node.module}, "
+                                         "not an earlier part")
                 elif not made <= bound:
                     bound |= made
                     continue
@@ -215,12 +238,15 @@ def library(*names: str) -> str:
     return "\n" + "\n\n".join(parts)
 
 
-def _library_source(name: str) -> str:
-    spec = importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.jobs.{name}")
+def _resolve(module: str, node: ast.ImportFrom) -> str:
+    """The module (dotted, from ``judges/qcoder/``) that ``module``'s relative import names."""
+    package = module.split(".")[:-1]
+    base = package[:len(package) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def _library_source(module: str) -> str:
+    spec = importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.{module}")
     if spec is None or spec.origin is None:
-        raise ImportError(f"no reference library {name}")
+        raise ImportError(f"no QCoder program module {module}")
     return Path(spec.origin).read_text(encoding="utf-8")
-
-
-#: helpers shared by the reference solutions (only permitted imports; the start of their code)
-REF_LIB = library("ref_lib")

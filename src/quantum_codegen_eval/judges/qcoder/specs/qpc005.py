@@ -7,24 +7,13 @@ import math
 
 import numpy as np
 
-from .base import REF_LIB, Spec, library, mapped, register, vec
+from .base import Spec, mapped, program, register, vec
 
-H = "from qiskit import QuantumCircuit\n"
 _S2 = 1 / math.sqrt(2)
 
-register(Spec("QPC005_A1", (), lambda rng: [{}], H + "def solve():\n    qc = QuantumCircuit(1)\n    qc.x(0)\n    qc.h(0)\n    return qc\n",
-              (H + "def solve():\n    qc = QuantumCircuit(1)\n    qc.h(0)\n    return qc\n",),
+register(Spec("QPC005_A1", (), lambda rng: [{}], program("qpc005.a1"),
+              (program("qpc001.a1"),),
               nq=lambda p: 1, target=lambda p: vec(1, {0: 1, 1: -1})))
-
-_A2 = H + """from qiskit.circuit.library.standard_gates import HGate
-
-
-def solve(n):
-    qc = QuantumCircuit(n + 1)
-    qc.append(HGate().control(n, ctrl_state=0, annotated=False), list(range(1, n + 1)) + [0])
-    return qc
-"""
-
 
 def _a2_map(i):
     if i >> 1:
@@ -32,53 +21,28 @@ def _a2_map(i):
     return [(0, _S2), (1, _S2 * (-1) ** i)]
 
 
-register(Spec("QPC005_A2", ("n",), lambda rng: [{"n": n} for n in range(1, 11)], _A2,
-              (_A2.replace("ctrl_state=0", "ctrl_state=2 ** n - 1"),), mode="unitary",
+register(Spec("QPC005_A2", ("n",), lambda rng: [{"n": n} for n in range(1, 11)], program("qpc005.a2"),
+              (program("qpc005.a2_wrong"),), mode="unitary",
               nq=lambda p: p["n"] + 1, target=lambda p, cols: mapped(p["n"] + 1, cols, _a2_map)))
 
-_A3 = H + "def solve(n):\n    qc = QuantumCircuit(n + 1)\n    qc.x(0)\n    qc.mcx(list(range(1, n + 1)), 0, ctrl_state=0)\n    return qc\n"
-register(Spec("QPC005_A3", ("n",), lambda rng: [{"n": n} for n in range(1, 11)], _A3,
-              (_A3.replace("    qc.x(0)\n", ""),), mode="unitary", nq=lambda p: p["n"] + 1,
+register(Spec("QPC005_A3", ("n",), lambda rng: [{"n": n} for n in range(1, 11)], program("qpc005.a3"),
+              (program("qpc005.a3_wrong"),), mode="unitary", nq=lambda p: p["n"] + 1,
               target=lambda p, cols: mapped(p["n"] + 1, cols, lambda i: (i ^ 1 if i >> 1 else i, 1))))
 
-_A4 = H + """
-
-def _reverse(qc, qs):
-    for i in range(len(qs) // 2):
-        qc.swap(qs[i], qs[len(qs) - 1 - i])
-
-
-def solve(n):
-    qc = QuantumCircuit(n + 1)
-    _reverse(qc, list(range(n + 1)))
-    _reverse(qc, list(range(1, n + 1)))
-    return qc
-"""
-register(Spec("QPC005_A4", ("n",), lambda rng: [{"n": n} for n in range(1, 11)], _A4,
-              (_A4.replace("    _reverse(qc, list(range(n + 1)))\n    _reverse(qc, list(range(1, n + 1)))",
-                           "    _reverse(qc, list(range(1, n + 1)))\n    _reverse(qc, list(range(n + 1)))"),),
+register(Spec("QPC005_A4", ("n",), lambda rng: [{"n": n} for n in range(1, 11)], program("qpc005.a4"),
+              (program("qpc005.a4_wrong"),),
               mode="unitary", nq=lambda p: p["n"] + 1,
               target=lambda p, cols: mapped(p["n"] + 1, cols, lambda i: (
                   ((i << 1) & (2 ** (p["n"] + 1) - 1)) | (i >> p["n"]), 1))))
 
-_A5 = REF_LIB + "\n\ndef solve(n):\n    qc = QuantumCircuit(n)\n    qc.x(range(n))\n    increment(qc, list(range(n)))\n    return qc\n"
-register(Spec("QPC005_A5", ("n",), lambda rng: [{"n": n} for n in range(1, 11)], _A5,
-              (_A5.replace("    increment(qc, list(range(n)))\n", ""),), mode="unitary", nq=lambda p: p["n"],
+register(Spec("QPC005_A5", ("n",), lambda rng: [{"n": n} for n in range(1, 11)], program("qpc005.a5"),
+              (program("qpc005.a5_wrong"),), mode="unitary", nq=lambda p: p["n"],
               target=lambda p, cols: mapped(p["n"], cols, lambda k: ((-k) % 2 ** p["n"], 1))))
 
-_B1 = H + """import math
-
-
-def solve(n, k_const):
-    qc = QuantumCircuit(n)
-    for j in range(n):
-        qc.p(2 * math.pi * k_const * 2 ** j / 2 ** n, j)
-    return qc
-"""
 register(Spec("QPC005_B1", ("n", "k_const"),
               lambda rng: [{"n": n, "k_const": rng.randrange(2 ** n)} for n in range(2, 11)]
               + [{"n": 2, "k_const": 0}, {"n": 3, "k_const": 7}],
-              _B1, (_B1.replace("qc.p(2 * math.pi", "qc.p(-2 * math.pi"),), mode="unitary", nq=lambda p: p["n"],
+              program("qpc005.b1"), (program("qpc005.b1_wrong"),), mode="unitary", nq=lambda p: p["n"],
               target=lambda p, cols: mapped(p["n"], cols, lambda a: (a, np.exp(2j * np.pi * a * p["k_const"] / 2 ** p["n"]))),
               notes="O QFT(k) = QFT(k + k_const) for every k fixes O = diag(w^(a k_const)) up to one "
                     "global phase; the full unitary is compared."))
@@ -126,43 +90,6 @@ def _right(p, m, k, N):
     return (m + p["m_right"]) % 2, (-1) ** p["m_right"] * k + p["k_right"]
 
 
-_GROUP_LIB = library("ref_group")
-_B2 = _GROUP_LIB + """
-
-from qiskit import QuantumCircuit
-from qiskit.circuit.library.standard_gates import XGate, ZGate
-
-
-def solve(n, m_left, k_left):
-    qc = QuantumCircuit(n + 1)
-    _rot(qc, n, k_left, 0)
-    if m_left:
-        qc.x(0)
-        _c0(qc, n, XGate(), 0)
-        _c0(qc, n, ZGate(), 0)
-    if k_left % 2:
-        _c0(qc, n, ZGate(), 1)
-    return qc
-"""
-_B3 = _GROUP_LIB + """
-
-from qiskit import QuantumCircuit
-from qiskit.circuit.library.standard_gates import XGate, ZGate
-
-
-def solve(n, m_right, k_right):
-    qc = QuantumCircuit(n + 1)
-    if m_right:
-        qc.x(1)
-        _c0(qc, n, XGate(), 1)
-        _c0(qc, n, ZGate(), 0)
-    _rot(qc, n, k_right, 1)
-    if k_right % 2:
-        _c0(qc, n, ZGate(), 1)
-    return qc
-"""
-
-
 def _g_cases(rng, m_key, k_key):
     out = [{"n": 2, m_key: m, k_key: k} for m in range(2) for k in range(4)]
     for n in range(3, 9):
@@ -171,14 +98,14 @@ def _g_cases(rng, m_key, k_key):
     return out
 
 
-register(Spec("QPC005_B2", ("n", "m_left", "k_left"), lambda rng: _g_cases(rng, "m_left", "k_left"), _B2,
-              (_B2.replace("        _c0(qc, n, XGate(), 0)\n        _c0(qc, n, ZGate(), 0)\n", ""),),
+register(Spec("QPC005_B2", ("n", "m_left", "k_left"), lambda rng: _g_cases(rng, "m_left", "k_left"), program("qpc005.b2"),
+              (program("qpc005.b2_wrong"),),
               mode="unitary", nq=lambda p: p["n"] + 1, target=_group_target(_left),
               extra={"max_columns": 64},
               notes="O is fixed on the basis {E(m, k)}; the judge compares O's action on (a seeded "
                     "sample of) computational basis states, O = sum |E(g_left g)><E(g)|."))
-register(Spec("QPC005_B3", ("n", "m_right", "k_right"), lambda rng: _g_cases(rng, "m_right", "k_right"), _B3,
-              (_B2.replace("m_left, k_left", "m_right, k_right").replace("k_left", "k_right").replace("m_left", "m_right"),),
+register(Spec("QPC005_B3", ("n", "m_right", "k_right"), lambda rng: _g_cases(rng, "m_right", "k_right"), program("qpc005.b3"),
+              (program("qpc005.b3_wrong"),),
               mode="unitary", nq=lambda p: p["n"] + 1, target=_group_target(_right),
               extra={"max_columns": 64}, notes="As QPC005_B2 with O = sum |E(g g_right)><E(g)|."))
 
@@ -208,25 +135,6 @@ def g_list(n: int, m: int, k: int, p: list) -> list:
     return p[::-1] if m else p
 
 
-_EX = REF_LIB + """
-
-def solve(n, m_before, k_before, m_after, k_after):
-    N = 2 ** n
-    qc = QuantumCircuit(n + 1)
-    ks = list(range(1, n + 1))
-    ca = (k_after - m_after) % N
-    cb = (k_before - m_before) % N
-    add_const(qc, ks, [(ca, []), (-2 * ca - 1, [0])])
-    if m_before:
-        qc.x(ks)
-        increment(qc, ks)
-    if m_after ^ m_before:
-        qc.x(0)
-    add_const(qc, ks, [(cb, []), (1, [0])])
-    return qc
-"""
-
-
 def _ex_cases(rng):
     out = []
     for n in range(2, 11):
@@ -236,8 +144,8 @@ def _ex_cases(rng):
     return out
 
 
-register(Spec("QPC005_Ex", ("n", "m_before", "k_before", "m_after", "k_after"), _ex_cases, _EX,
-              (_EX.replace("def solve(n, m_before, k_before, m_after, k_after)", "def solve(n, m_after, k_after, m_before, k_before)"),),
+register(Spec("QPC005_Ex", ("n", "m_before", "k_before", "m_after", "k_after"), _ex_cases, program("qpc005.ex"),
+              (program("qpc005.ex_wrong"),),
               mode="unitary", nq=lambda p: p["n"] + 1,
               target=lambda p, cols: mapped(p["n"] + 1, cols, lambda i: (
                   (lambda mk: mk[0] + 2 * mk[1])(ex_map(p, i & 1, i >> 1)), 1)),

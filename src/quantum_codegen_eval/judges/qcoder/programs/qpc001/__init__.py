@@ -1,0 +1,1 @@
+"""Programs of contest QPC001 (see ``programs``)."""

@@ -1,0 +1,1 @@
+"""Programs of contest QPC002 (see ``programs``)."""

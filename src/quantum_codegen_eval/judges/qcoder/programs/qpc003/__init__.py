@@ -1,0 +1,1 @@
+"""Programs of contest QPC003 (see ``programs``)."""

@@ -1,0 +1,13 @@
+"""The reference solution of QPC003_B5."""
+
+from qiskit import QuantumCircuit
+
+from ...jobs.ref_reflect import reflect0
+
+
+def solve(n):
+    qc = QuantumCircuit(n)
+    qc.h(range(n))
+    reflect0(qc, list(range(n)))
+    qc.h(range(n))
+    return qc

@@ -1,0 +1,1 @@
+"""Programs of contest QPC004 (see ``programs``)."""

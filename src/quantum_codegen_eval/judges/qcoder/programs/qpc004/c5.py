@@ -1,0 +1,17 @@
+"""The reference solution of QPC004_C5."""
+
+from qiskit import QuantumCircuit
+
+from ...jobs.ref_lib import mod_mul
+
+
+def solve(n, m, a, L):
+    qc = QuantumCircuit(n + 2 * m + 1)
+    xs = list(range(n, n + m))
+    low = list(range(n + m, n + 2 * m))
+    top = n + 2 * m
+    qc.h(range(n))
+    qc.x(xs[0])
+    for j in range(n):
+        mod_mul(qc, xs, low, top, pow(a, 2 ** j, L), L, [j])
+    return qc

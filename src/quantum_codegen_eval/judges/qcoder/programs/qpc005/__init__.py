@@ -1,0 +1,1 @@
+"""Programs of contest QPC005 (see ``programs``)."""
