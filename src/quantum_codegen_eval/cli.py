@@ -4,6 +4,7 @@ Subcommands (their shape is fixed; see docs/cli.md)::
 
     qce build <dataset> --out DIR [--source PATH] [--github-url URL]   upstream -> dataset folder
     qce prompts <benchmark> [--config C] [--data-dir DIR] --out FILE   {id, prompt} per problem
+                [--rag CORPUS [--top-k 5] [--threshold 0.6] [--retriever bm25|embedding]]
     qce judge <benchmark> <problem-id> <file> [--data-dir DIR] [--json]
     qce env [list | create NAME | path NAME | remove NAME]
     qce evaluate <predictions> --benchmark NAME [--config C] [--data-dir DIR] [--out DIR] [--resume]
@@ -16,7 +17,7 @@ Subcommands (their shape is fixed; see docs/cli.md)::
 
 Exit codes: 0 success (``judge``: the verdict is AC), 1 the job ran but the result is a failure
 (``judge``: any verdict other than AC; ``contamination``: an entry was flagged, unless
-``--exit-zero``), 2 usage error (unknown subcommand, option, benchmark,
+``--exit-zero``; ``prompts --rag``: the corpus holds a problem's code, refused), 2 usage error (unknown subcommand, option, benchmark,
 config or dataset; a benchmark without a judge), 3 bad input data (a file or record that cannot
 be read; the message names it), 130 interrupted (Ctrl-C; ``evaluate`` says how to resume).
 """
@@ -80,6 +81,19 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--config", help="dataset config (default: the benchmark's first)")
     pr.add_argument("--data-dir", help="local dataset folder (default: built in the cache)")
     pr.add_argument("--out", required=True, help="JSONL file to write (- for stdout)")
+    rg = pr.add_argument_group("retrieval-augmented prompts (docs/benchmarks/pennysynth.md)")
+    rg.add_argument("--rag", metavar="CORPUS", help="retrieve examples from a PennySynth-schema "
+                    "corpus (dataset folder, JSONL / JSON / Parquet file or Hub id)")
+    rg.add_argument("--top-k", type=int, default=5, help="examples per prompt (default 5)")
+    rg.add_argument("--threshold", type=float, default=0.6, help="similarity below which the "
+                    "prompt falls back to the plain prompt (default 0.6)")
+    rg.add_argument("--retriever", choices=["bm25", "embedding"], default="bm25",
+                    help="bm25 (default, no model) or embedding (needs --embed)")
+    rg.add_argument("--embed", metavar="MODULE:FUNCTION", help="texts -> vectors, for the "
+                    "embedding retriever")
+    rg.add_argument("--expand", metavar="MODULE:FUNCTION", help="query expansion: query -> query")
+    rg.add_argument("--drop-contaminated", action="store_true", help="leave out (and count) the "
+                    "entries flagged for the problem being prompted (default: refuse the corpus)")
 
     j = sub.add_parser("judge", help="judge one completion of one problem")
     j.add_argument("benchmark", help="benchmark name or alias")
@@ -239,6 +253,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
 def _cmd_prompts(args: argparse.Namespace) -> int:
     from .benchmarks.base import get
 
+    if args.rag:
+        return _cmd_rag_prompts(args)
     bench = get(args.benchmark)
     mod = bench.loader
     records = mod.problems(bench.check_judged_config(args.config), data_dir=args.data_dir)
@@ -251,6 +267,34 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"{len(lines)} prompts written to {args.out}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_rag_prompts(args: argparse.Namespace) -> int:
+    from .rag import ContaminatedCorpus, rag_prompts
+    from .user_code import load_callable
+
+    embed = load_callable(args.embed, "--embed") if args.embed else None
+    expand = load_callable(args.expand, "--expand") if args.expand else None
+    try:
+        made = rag_prompts(args.benchmark, args.rag, config=args.config, data_dir=args.data_dir,
+                           retriever=args.retriever, embed=embed, expand=expand,
+                           top_k=args.top_k, threshold=args.threshold,
+                           contaminated="drop" if args.drop_contaminated else "refuse")
+    except ContaminatedCorpus as exc:
+        print(f"qce prompts: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    report = made.consistency()
+    if args.out == "-":
+        sys.stdout.write("".join(json.dumps(p.to_dict(made.settings), ensure_ascii=False) + "\n"
+                                 for p in made.prompts))
+    else:
+        side = made.write(args.out)
+        print(f"{len(made.prompts)} prompts written to {args.out} (settings and consistency: "
+              f"{side})", file=sys.stderr)
+    print(report.to_markdown(), file=sys.stderr)
+    if made.dropped:
+        print(f"qce prompts: {made.dropped} contaminated entries left out", file=sys.stderr)
     return EXIT_OK
 
 

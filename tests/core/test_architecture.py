@@ -110,6 +110,9 @@ ALLOWED = {
     "provenance": set(),
     # comparison reads reports: never a judge, the sandbox or a benchmark
     "compare": {"report", "metrics", "verdict", "provenance"},
+    # RAG prompts: a benchmark's prompts and records, the corpus schema, the contamination rule
+    "rag": {"benchmarks", "contamination"},
+    "user_code": {"benchmarks"},  # UsageError
 }
 
 
