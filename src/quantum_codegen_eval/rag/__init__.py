@@ -19,9 +19,10 @@ from ._build import (
 )
 from ._consistency import Consistency, GroupConsistency, consistency
 from ._prompt import SELECTIVE_CONTEXT, rag_prompt
+from ._provenance import retrieval_facts
 from ._retrievers import BM25Retriever, DenseRetriever, Hit, tokens
 
 __all__ = ["BM25Retriever", "CONTAMINATED", "Consistency", "ContaminatedCorpus",
            "DEFAULT_THRESHOLD", "DEFAULT_TOP_K", "DenseRetriever", "GroupConsistency", "Hit",
            "RETRIEVERS", "RagPrompt", "RagPrompts", "RagSettings", "SELECTIVE_CONTEXT",
-           "consistency", "rag_prompt", "rag_prompts", "sidecar", "tokens"]
+           "consistency", "rag_prompt", "rag_prompts", "retrieval_facts", "sidecar", "tokens"]
