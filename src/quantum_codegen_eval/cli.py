@@ -192,6 +192,32 @@ def _parser() -> argparse.ArgumentParser:
     ct.add_argument("--json", action="store_true", help="print the result as JSON")
     ct.add_argument("--exit-zero", action="store_true", help="exit 0 even when entries are "
                     "flagged (default: exit 1 then, like a linter)")
+    sy = sub.add_parser("synthesize", help="grow a PennySynth corpus with your model",
+                        description="Seed snippets -> synthesis prompts -> your generate -> "
+                        "candidates checked (format, syntax, PennyLane API of the installed "
+                        "release, near-duplicates, contamination) and run in the sandbox -> a "
+                        "PennySynth-schema dataset in <out>/dataset with build_report.json. "
+                        "Run again with the same --out to resume (docs/benchmarks/pennysynth.md).")
+    sy.add_argument("--generator", required=True, metavar="MODULE:FUNCTION",
+                    help="generate(requests) -> list of answers (each request has .id, .prompt)")
+    sy.add_argument("--seeds", metavar="CORPUS", help="seed corpus (PennySynth schema)")
+    sy.add_argument("--qhack-seeds", action="store_true",
+                    help="also seed from the QHack archives (statements and templates)")
+    sy.add_argument("--corpus", help="existing corpus a candidate must not duplicate "
+                    "(default: --seeds)")
+    sy.add_argument("--against", nargs="+", action="extend", metavar="NAME",
+                    help="benchmarks a candidate must not be contaminated with (default: qhack)")
+    sy.add_argument("--data-dir", action="append", default=[], metavar="NAME=DIR",
+                    help="a benchmark's dataset folder (default: built in the cache)")
+    sy.add_argument("-n", type=int, required=True, help="candidates to generate")
+    sy.add_argument("--out", required=True, help="folder: stores, dataset, build report")
+    sy.add_argument("--seeds-per-prompt", type=int, default=3, help="seeds per prompt (default 3)")
+    sy.add_argument("--seed", type=int, default=0, help="seed of the seed draws (default 0)")
+    sy.add_argument("--batch-size", type=int, default=16, help="requests per generate call")
+    sy.add_argument("--time-limit", type=float, default=20.0, help="CPU seconds per candidate")
+    sy.add_argument("--workers", type=int, help="parallel sandbox workers (default: CPU count)")
+    sy.add_argument("--scheduler", metavar="ADDRESS", help="verify on a dask.distributed cluster")
+    sy.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     return p
 
 
@@ -624,9 +650,42 @@ def _cmd_contamination(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_synthesize(args: argparse.Namespace) -> int:
+    from .benchmarks.base import UsageError
+    from .synthesis import SynthesisInterrupted, corpus_seeds, qhack_seeds, synthesize
+    from .user_code import load_callable
+
+    generate = load_callable(args.generator, "--generator")
+    dirs = dict(pair.split("=", 1) for pair in args.data_dir if "=" in pair)
+    if len(dirs) != len(args.data_dir):
+        raise UsageError("--data-dir takes NAME=DIR")
+    if not args.seeds and not args.qhack_seeds:
+        raise UsageError("give --seeds CORPUS and/or --qhack-seeds")
+    seeds = corpus_seeds(args.seeds) if args.seeds else []
+    if args.qhack_seeds:
+        seeds += qhack_seeds(dirs.get("qhack"))
+    try:
+        report = synthesize(generate, seeds, out=args.out, n=args.n,
+                            corpus=args.corpus or args.seeds, against=args.against or ("qhack",),
+                            data_dirs=dirs, seeds_per_prompt=args.seeds_per_prompt,
+                            seed=args.seed, batch_size=args.batch_size,
+                            time_limit=args.time_limit, workers=args.workers,
+                            scheduler=args.scheduler, progress=not args.no_progress,
+                            generator_name=args.generator)
+    except SynthesisInterrupted as exc:
+        print(f"\nqce synthesize: interrupted; {exc}; resume with the same command: "
+              f"{shlex.join(['qce', *args.argv])}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print(json.dumps(report, indent=2))
+    print(f"qce synthesize: {report['accepted']} of {report['requested']} candidates accepted; "
+          f"dataset in {Path(args.out) / 'dataset'}", file=sys.stderr)
+    return EXIT_OK
+
+
 _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, "env": _cmd_env, "evaluate": _cmd_evaluate,
              "demo": _cmd_demo, "publish": _cmd_publish, "compare": _cmd_compare,
-             "contamination": _cmd_contamination, "publish-run": _cmd_publish_run}
+             "contamination": _cmd_contamination, "publish-run": _cmd_publish_run,
+             "synthesize": _cmd_synthesize}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -112,6 +112,9 @@ ALLOWED = {
     "compare": {"report", "metrics", "verdict", "provenance"},
     # RAG prompts: a benchmark's prompts and records, the corpus schema, the contamination rule
     "rag": {"benchmarks", "contamination"},
+    # synthesis: seeds, checks (the builder's normalisation and jobs, hallucination, contamination)
+    "synthesis": {"benchmarks", "rag", "codeblocks", "metrics", "execution", "loaders",
+                  "contamination", "cluster"},
     "user_code": {"benchmarks"},  # UsageError
 }
 

@@ -29,7 +29,10 @@ def tfidf_embed(corpus: str | Path):
 
 
 def _kind(key: str) -> int:
-    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % 10
+    """What this answer will be: every kind once in twelve consecutive requests."""
+    digits = re.search(r"(\d+)$", key)
+    number = int(digits.group(1)) if digits else int(hashlib.sha256(key.encode()).hexdigest(), 16)
+    return (5 * number) % 12
 
 
 def _body(code: str) -> list[str]:
@@ -40,7 +43,7 @@ def _body(code: str) -> list[str]:
 
 def answer(key: str, prompt: str) -> str:
     """One answer: ``Instruction: ...`` then a python block, as the synthesis prompt asks."""
-    seeds = _BLOCK.findall(prompt)
+    seeds = [b for b in _BLOCK.findall(prompt) if "<the program>" not in b]
     kind = _kind(key)
     if kind == 0 and seeds:  # a copy of the first seed
         return f"Instruction: Repeat the first example.\n```python\n{seeds[0]}```\n"
@@ -54,7 +57,9 @@ def answer(key: str, prompt: str) -> str:
         return f"Instruction: Apply the magic gate.\n```python\n{code}```\n"
     if kind == 3:  # no code block at all
         return "I cannot write this program."
-    n = 2 + kind  # a new circuit: a rotation per wire, then entangling gates
+    if kind == 4 and seeds:  # cut off mid-program (truncated output)
+        return f"Instruction: Extend the example.\n```python\n{seeds[0][:len(seeds[0]) // 2]}```\n"
+    n = kind - 3  # a new circuit on 2..8 wires: a rotation per wire, then entangling gates
     angle = 0.1 * (1 + int(hashlib.sha256(key.encode()).hexdigest()[:4], 16) % 17)
     lines = ["import pennylane as qml", "", f"dev = qml.device('default.qubit', wires={n})", "",
              "", "@qml.qnode(dev)", "def circuit(theta):"]
@@ -62,7 +67,7 @@ def answer(key: str, prompt: str) -> str:
     lines += [f"    qml.CNOT(wires=[{w}, {w + 1}])" for w in range(n - 1)]
     lines += [f"    return qml.expval(qml.PauliZ({n - 1}))", "", "", f"print(circuit({angle:.1f}))"]
     code = "\n".join(lines) + "\n"
-    if kind <= 6 and seeds:  # recombined: the seed's program, then the new circuit
+    if kind <= 8 and seeds:  # recombined: the seed's program, then the new circuit
         code = seeds[-1].rstrip() + "\n\n\n" + "\n".join(lines[2:]) + "\n"
     return (f"Instruction: Build a {n}-qubit circuit of alternating RY/RX rotations scaled by "
             f"the wire index and a CNOT chain, and return <Z> on the last wire.\n"
