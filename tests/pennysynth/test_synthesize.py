@@ -138,3 +138,23 @@ def test_cli_synthesize(tmp_path, capsys, monkeypatch):
     assert main(["synthesize", "--generator", "pennysynth_user:nope", "--seeds", str(SAMPLE),
                  "-n", "1", "--out", str(tmp_path / "t")]) == 2
     assert "has no nope" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # a dask LocalCluster of two worker processes
+def test_verification_on_a_dask_cluster_gives_the_same_verdicts(tmp_path, problems):
+    distributed = pytest.importorskip("distributed")
+    kw = dict(n=24, corpus=SAMPLE, against={"pennysynth": problems}, progress=False,
+              time_limit=10)
+    local = synthesize(pennysynth_user.generate, _seeds(problems), out=tmp_path / "local",
+                       workers=2, **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = synthesize(pennysynth_user.generate, _seeds(problems), out=tmp_path / "dask",
+                            scheduler=cluster.scheduler_address, **kw)
+
+    def outcomes(folder):
+        return {(v["id"], v["reason"]) for v in map(json.loads, (folder / "verified.jsonl")
+                                                      .read_text().splitlines())}
+
+    assert outcomes(tmp_path / "dask") == outcomes(tmp_path / "local")
+    assert remote == local
