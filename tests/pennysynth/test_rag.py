@@ -124,6 +124,12 @@ def test_bm25_similarity_is_normalised_by_the_entrys_self_score():
     hits = r.search("bell state with a Hadamard and a CNOT and more words", 3)
     assert hits[0].index == 0 and 0 < hits[0].score < 1
     assert r.search("nothing in common", 3) == []
+    # the self-scores read from the index are the library's scores of each entry's own terms
+    from quantum_codegen_eval.rag._retrievers import tokens
+
+    for i, doc in enumerate(docs):
+        own = r._bm25.get_scores([r._vocab[t] for t in dict.fromkeys(tokens(doc))])
+        assert r._self[i] == pytest.approx(own[i], rel=1e-6)
 
 
 def test_dense_retrieval_is_cosine_of_the_users_embedding(problems, corpus):

@@ -19,7 +19,7 @@ from typing import Any
 from ..benchmarks.base import Benchmark, UsageError, get
 from ._corpus import as_entries, document, fingerprint, load_corpus
 from ._prompt import rag_prompt
-from ._retrievers import BM25Retriever, DenseRetriever, Embed, _callable_name
+from ._retrievers import BM25Retriever, DenseRetriever, Embed, callable_name
 
 DEFAULT_TOP_K = 5
 DEFAULT_THRESHOLD = 0.60
@@ -171,7 +171,7 @@ def rag_prompts(benchmark: str | Benchmark, corpus: str | Path, *, config: str |
     ranker = _retriever(retriever, [document(e) for e in entries], embed)
     settings = RagSettings(bench.name, config, retriever, top_k, float(threshold), str(corpus),
                            len(entries), fingerprint(entries), unverified, contaminated,
-                           _callable_name(expand) if expand else "", ranker.settings)
+                           callable_name(expand) if expand else "", ranker.settings)
     out = []
     for pid, record in problems.items():
         task = bench.prompt(record)

@@ -73,8 +73,13 @@ class BM25Retriever:
         self._vocab = vocab
         self._bm25 = bm25s.BM25(k1=k1, b=b, method="lucene")
         self._bm25.index(bm25s.tokenization.Tokenized(ids=ids, vocab=vocab), show_progress=False)
-        self._self = np.array([self._raw(doc)[i] if doc else 0.0
-                               for i, doc in enumerate(self._docs)])
+        # bm25(d, d) over d's distinct terms is the sum of d's row of the index's score matrix
+        # (bm25s keeps it as CSC arrays: one value per (term, document) pair): one pass, not a
+        # query per entry (tests/pennysynth/test_rag.py checks it against get_scores)
+        index = self._bm25.scores
+        self._self = np.bincount(np.asarray(index["indices"]),
+                                 weights=np.asarray(index["data"], dtype=float),
+                                 minlength=len(self._docs))[:len(self._docs)]
 
     def _raw(self, terms: list[str]) -> np.ndarray:
         known = [self._vocab[t] for t in dict.fromkeys(terms) if t in self._vocab]
@@ -98,7 +103,7 @@ class DenseRetriever:
 
     def __init__(self, documents: Sequence[str], embed: Embed):
         self._embed = embed
-        self.settings = {"embed": _callable_name(embed)}
+        self.settings = {"embed": callable_name(embed)}
         self._matrix = self._unit(self._vectors(list(documents)))
 
     def _vectors(self, texts: list[str]) -> np.ndarray:
@@ -123,7 +128,7 @@ class DenseRetriever:
         return [Hit(int(i), float(max(0.0, min(1.0, sims[i])))) for i in order]
 
 
-def _callable_name(fn: Any) -> str:
+def callable_name(fn: Any) -> str:
     owner = getattr(fn, "__self__", None)
     name = getattr(fn, "__qualname__", None) or type(fn).__name__
     if owner is not None and not isinstance(owner, type):
