@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from pennysynth_user import tfidf_embed
 
@@ -29,17 +27,13 @@ def qhack_data(github_url, tmp_path_factory):
 def corpus(tmp_path_factory):
     out = tmp_path_factory.mktemp("pennysynth")
     builder.build(None, out, modules=MODULE, time_limit="20", progress="false")
-    rows = [dict(r) for r in __import__("datasets").load_dataset(str(out), split="train")]
-    path = out / "corpus.jsonl"  # the same rows as JSONL, for the user's TF-IDF fit
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    return out, path
+    return out
 
 
 @pytest.mark.parametrize("retriever", ["bm25", "embedding"])
 def test_prompts_for_the_three_years(qhack_data, corpus, retriever):
-    folder, jsonl = corpus
-    embed = tfidf_embed(jsonl) if retriever == "embedding" else None
-    made = rag_prompts("qhack", folder, data_dir=qhack_data, retriever=retriever, embed=embed,
+    embed = tfidf_embed(corpus) if retriever == "embedding" else None
+    made = rag_prompts("qhack", corpus, data_dir=qhack_data, retriever=retriever, embed=embed,
                        threshold=0.1)
     records = qhack.problems("all", data_dir=qhack_data)
     assert [p.id for p in made.prompts] == list(records)

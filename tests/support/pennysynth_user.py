@@ -21,8 +21,13 @@ _BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 def tfidf_embed(corpus: str | Path):
     """``embed(texts)``: TF-IDF vectors of a vocabulary fitted on the corpus's instruction +
-    code (a JSONL file in the PennySynth schema)."""
-    rows = [json.loads(line) for line in Path(corpus).read_text().splitlines() if line.strip()]
+    code (a JSONL file in the PennySynth schema, or a dataset folder)."""
+    if Path(corpus).is_dir():
+        import datasets
+
+        rows = list(datasets.load_dataset(str(corpus), split="train"))
+    else:
+        rows = [json.loads(line) for line in Path(corpus).read_text().splitlines() if line.strip()]
     vec = TfidfVectorizer(token_pattern=r"[A-Za-z_][A-Za-z0-9_]*", sublinear_tf=True)
     vec.fit([f"{r['instruction']}\n{r['code']}" for r in rows])
     return vec.transform
