@@ -652,7 +652,13 @@ def _cmd_contamination(args: argparse.Namespace) -> int:
 
 def _cmd_synthesize(args: argparse.Namespace) -> int:
     from .benchmarks.base import UsageError
-    from .synthesis import SynthesisInterrupted, corpus_seeds, qhack_seeds, synthesize
+    from .synthesis import (
+        DEFAULT_AGAINST,
+        SynthesisInterrupted,
+        archive_seeds,
+        corpus_seeds,
+        synthesize,
+    )
     from .user_code import load_callable
 
     generate = load_callable(args.generator, "--generator")
@@ -663,10 +669,10 @@ def _cmd_synthesize(args: argparse.Namespace) -> int:
         raise UsageError("give --seeds CORPUS and/or --qhack-seeds")
     seeds = corpus_seeds(args.seeds) if args.seeds else []
     if args.qhack_seeds:
-        seeds += qhack_seeds(dirs.get("qhack"))
+        seeds += archive_seeds(dirs)
     try:
         report = synthesize(generate, seeds, out=args.out, n=args.n,
-                            corpus=args.corpus or args.seeds, against=args.against or ("qhack",),
+                            corpus=args.corpus or args.seeds, against=args.against or DEFAULT_AGAINST,
                             data_dirs=dirs, seeds_per_prompt=args.seeds_per_prompt,
                             seed=args.seed, batch_size=args.batch_size,
                             time_limit=args.time_limit, workers=args.workers,

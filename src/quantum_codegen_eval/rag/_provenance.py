@@ -42,7 +42,7 @@ def retrieval_facts(predictions: Any) -> dict[str, Any] | None:
         for line in fh:
             try:
                 row = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue  # the predictions reader reports unreadable lines
             rag = row.get("rag") if isinstance(row, dict) else None
             if isinstance(rag, dict) and isinstance(rag.get("settings"), dict):

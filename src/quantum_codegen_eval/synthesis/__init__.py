@@ -7,8 +7,9 @@
 
 from ._checks import REASONS
 from ._prompt import parse_answer, synthesis_prompt
-from ._run import SynthesisInterrupted, SynthesisRequest, requests, synthesize
-from ._seeds import Seed, corpus_seeds, qhack_seeds
+from ._run import DEFAULT_AGAINST, SynthesisInterrupted, SynthesisRequest, requests, synthesize
+from ._seeds import Seed, archive_seeds, corpus_seeds, qhack_seeds
 
-__all__ = ["REASONS", "Seed", "SynthesisInterrupted", "SynthesisRequest", "corpus_seeds",
-           "parse_answer", "qhack_seeds", "requests", "synthesis_prompt", "synthesize"]
+__all__ = ["DEFAULT_AGAINST", "REASONS", "Seed", "SynthesisInterrupted", "SynthesisRequest",
+           "archive_seeds", "corpus_seeds", "parse_answer", "qhack_seeds", "requests",
+           "synthesis_prompt", "synthesize"]

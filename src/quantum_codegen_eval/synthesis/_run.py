@@ -29,6 +29,8 @@ from ._prompt import parse_answer, synthesis_prompt
 from ._seeds import Seed, corpus_seeds
 
 DEFAULT_TIME_LIMIT = 20.0
+#: the benchmarks a candidate is checked against by default (the paper's test set)
+DEFAULT_AGAINST = ("qhack",)
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ def _static(row: dict[str, Any], version: str, existing: set[str]) -> tuple[str,
 
 def synthesize(generate: Callable[[list[SynthesisRequest]], list[str]], seeds: Any, *,
                out: str | Path, n: int, corpus: str | Path | None = None,
-               against: Iterable[str] | Mapping[str, dict[str, Any]] = ("qhack",),
+               against: Iterable[str] | Mapping[str, dict[str, Any]] = DEFAULT_AGAINST,
                data_dirs: Mapping[str, Any] | None = None, seeds_per_prompt: int = 3,
                seed: int = 0, batch_size: int = 16, time_limit: float = DEFAULT_TIME_LIMIT,
                workers: int | None = None, scheduler: Any = None, progress: bool = True,

@@ -3,6 +3,7 @@ archives (each challenge's statement and template)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,3 +34,8 @@ def qhack_seeds(data_dir: str | Path | None = None, config: str = "all") -> list
     records: dict[str, Any] = qhack.problems(config, data_dir=data_dir)
     return [Seed(f"qhack:{pid}", r.statement.strip(), r.template, "qhack_archive")
             for pid, r in records.items()]
+
+
+def archive_seeds(data_dirs: Mapping[str, Any]) -> list[Seed]:
+    """The QHack archives' seeds, from ``data_dirs["qhack"]`` or the cache."""
+    return qhack_seeds(data_dirs.get("qhack"))
