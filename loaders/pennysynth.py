@@ -384,16 +384,34 @@ def harvest(modules: str | list[str] = "pennylane", limit: int | None = None) ->
 
 # ---------------------------------------------------------------- verification and build
 
+def verification_job(code: str, job_id: str, time_limit: float = DEFAULT_TIME_LIMIT) -> Any:
+    """The sandbox job that verifies one example: it runs as a program on the installed
+    PennyLane (CPU seconds ``time_limit`` decide; the wall clock, 3x, only stops programs that
+    wait)."""
+    from quantum_codegen_eval.execution import Job, Limits
+
+    limits = Limits(wall_time=3 * time_limit, cpu_time=time_limit)
+    return Job(code, id=job_id, limits=limits, env={"MPLBACKEND": "Agg"},
+               preload=("numpy", "pennylane"))
+
+
+def verification_status(result: Any, time_limit: float) -> tuple[str, str]:
+    """(``passed`` / ``failed`` / ``timeout``, message) of a verification job's result."""
+    if result.status == "ok":
+        return "passed", ""
+    if result.status == "timeout":
+        return "timeout", f"over {time_limit:g} CPU s"
+    exc = result.exception
+    return "failed", (f"{exc.type}: {exc.message}"[:300] if exc
+                      else f"{result.status} {result.exit_code}")
+
+
 def verify(cands: list[Candidate], *, time_limit: float = DEFAULT_TIME_LIMIT,
            workers: int | None = None, sandbox: Any = None, progress: bool = False) -> None:
     """Run every candidate in the sandbox; sets ``status`` (passed/failed/timeout) and message."""
-    from quantum_codegen_eval.execution import Job, Limits, Sandbox
+    from quantum_codegen_eval.execution import Sandbox
 
-    # CPU seconds decide; the wall clock (3x) only stops programs that wait
-    limits = Limits(wall_time=3 * time_limit, cpu_time=time_limit)
-    jobs = [Job(c.code, id=str(i), limits=limits, env={"MPLBACKEND": "Agg"},
-                preload=("numpy", "pennylane"))
-            for i, c in enumerate(cands)]
+    jobs = [verification_job(c.code, str(i), time_limit) for i, c in enumerate(cands)]
     own = sandbox is None
     sb = Sandbox(workers=workers) if own else sandbox
     results: dict[int, Any] = {}
@@ -409,15 +427,7 @@ def verify(cands: list[Candidate], *, time_limit: float = DEFAULT_TIME_LIMIT,
         if own:
             sb.close()
     for i, c in enumerate(cands):
-        r = results[i]
-        if r.status == "ok":
-            c.status, c.message = "passed", ""
-        elif r.status == "timeout":
-            c.status, c.message = "timeout", f"over {time_limit:g} CPU s"
-        else:
-            c.status = "failed"
-            exc = r.exception
-            c.message = f"{exc.type}: {exc.message}"[:300] if exc else f"{r.status} {r.exit_code}"
+        c.status, c.message = verification_status(results[i], time_limit)
 
 
 def deduplicate(cands: list[Candidate]) -> list[Candidate]:
@@ -461,7 +471,7 @@ def card_yaml(n: int, nbytes: int) -> str:
     return yaml_header(header)
 
 
-def _write(rows: list[dict[str, Any]], out: Path) -> None:
+def write_dataset(rows: list[dict[str, Any]], out: Path) -> None:
     import datasets
 
     folder = out / "data"
@@ -494,7 +504,7 @@ def build(source: str | Path | None, out: str | Path, **options: Any) -> dict[st
             validate_row(r, f"{source} record {i}")
             r.setdefault("source_ref", "")
             r.setdefault("cluster_size", 1)
-        _write([{k: r.get(k) for k in FEATURES} for r in rows], out)
+        write_dataset([{k: r.get(k) for k in FEATURES} for r in rows], out)
         return {"dataset": "pennysynth", "out": str(out), "source": str(source),
                 "counts": {"kept": len(rows)}}
     import pennylane
@@ -515,7 +525,7 @@ def build(source: str | Path | None, out: str | Path, **options: Any) -> dict[st
     kept = deduplicate(pool)
     counts["kept"] = len(kept)
     counts["duplicates_removed"] = len(pool) - len(kept)
-    _write([_row(c, pennylane.__version__) for c in kept], out)
+    write_dataset([_row(c, pennylane.__version__) for c in kept], out)
     failures = {c.id: f"{c.status}: {c.message}" for c in cands if c.status != "passed"}
     (out / "build_report.json").write_text(json.dumps(
         {"counts": counts, "pennylane_version": pennylane.__version__,

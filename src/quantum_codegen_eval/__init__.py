@@ -25,8 +25,10 @@ if TYPE_CHECKING:  # what editors and type checkers see; at run time names load 
     from .metrics.hallucination import find_hallucinations
     from .metrics.passk import pass_at_k
     from .metrics.rouge import rouge_l
+    from .rag import rag_prompts
     from .refinement import refine, refine_all
     from .report import Report
+    from .synthesis import synthesize
     from .verdict import Verdict, classify_error
 
 #: the one declaration of the version (pyproject.toml reads it; CITATION.cff repeats it, a test
@@ -49,12 +51,15 @@ _EXPORTS = {
     "refine": "quantum_codegen_eval.refinement",
     "refine_all": "quantum_codegen_eval.refinement",
     "feedback_prompt": "quantum_codegen_eval.feedback",
+    "rag_prompts": "quantum_codegen_eval.rag",
+    "synthesize": "quantum_codegen_eval.synthesis",
 }
 
 __all__ = [  # the keys of _EXPORTS (tests/core/test_packaging.py checks), spelled out for linters
     "Benchmark", "EvaluationInterrupted", "Report", "Sandbox", "Verdict", "__version__",
     "classify_error", "codebleu", "evaluate", "feedback_prompt", "find_hallucinations",
     "load_benchmark", "pass_at_k", "refine", "refine_all", "rouge_l",
+    "rag_prompts", "synthesize",
 ]
 
 

@@ -4,6 +4,7 @@ Subcommands (their shape is fixed; see docs/cli.md)::
 
     qce build <dataset> --out DIR [--source PATH] [--github-url URL]   upstream -> dataset folder
     qce prompts <benchmark> [--config C] [--data-dir DIR] --out FILE   {id, prompt} per problem
+                [--rag CORPUS [--top-k 5] [--threshold 0.6] [--retriever bm25|embedding]]
     qce judge <benchmark> <problem-id> <file> [--data-dir DIR] [--json]
     qce env [list | create NAME | path NAME | remove NAME]
     qce evaluate <predictions> --benchmark NAME [--config C] [--data-dir DIR] [--out DIR] [--resume]
@@ -17,7 +18,7 @@ Subcommands (their shape is fixed; see docs/cli.md)::
 
 Exit codes: 0 success (``judge``: the verdict is AC), 1 the job ran but the result is a failure
 (``judge``: any verdict other than AC; ``contamination``: an entry was flagged, unless
-``--exit-zero``), 2 usage error (unknown subcommand, option, benchmark,
+``--exit-zero``; ``prompts --rag``: the corpus holds a problem's code, refused), 2 usage error (unknown subcommand, option, benchmark,
 config or dataset; a benchmark without a judge), 3 bad input data (a file or record that cannot
 be read; the message names it), 130 interrupted (Ctrl-C; ``evaluate`` says how to resume).
 """
@@ -81,6 +82,19 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--config", help="dataset config (default: the benchmark's first)")
     pr.add_argument("--data-dir", help="local dataset folder (default: built in the cache)")
     pr.add_argument("--out", required=True, help="JSONL file to write (- for stdout)")
+    rg = pr.add_argument_group("retrieval-augmented prompts (docs/benchmarks/pennysynth.md)")
+    rg.add_argument("--rag", metavar="CORPUS", help="retrieve examples from a PennySynth-schema "
+                    "corpus (dataset folder, JSONL / JSON / Parquet file or Hub id)")
+    rg.add_argument("--top-k", type=int, default=5, help="examples per prompt (default 5)")
+    rg.add_argument("--threshold", type=float, default=0.6, help="similarity below which the "
+                    "prompt falls back to the plain prompt (default 0.6)")
+    rg.add_argument("--retriever", choices=["bm25", "embedding"], default="bm25",
+                    help="bm25 (default, no model) or embedding (needs --embed)")
+    rg.add_argument("--embed", metavar="MODULE:FUNCTION", help="texts -> vectors, for the "
+                    "embedding retriever")
+    rg.add_argument("--expand", metavar="MODULE:FUNCTION", help="query expansion: query -> query")
+    rg.add_argument("--drop-contaminated", action="store_true", help="leave out (and count) the "
+                    "entries flagged for the problem being prompted (default: refuse the corpus)")
 
     j = sub.add_parser("judge", help="judge one completion of one problem")
     j.add_argument("benchmark", help="benchmark name or alias")
@@ -192,6 +206,32 @@ def _parser() -> argparse.ArgumentParser:
     ct.add_argument("--json", action="store_true", help="print the result as JSON")
     ct.add_argument("--exit-zero", action="store_true", help="exit 0 even when entries are "
                     "flagged (default: exit 1 then, like a linter)")
+    sy = sub.add_parser("synthesize", help="grow a PennySynth corpus with your model",
+                        description="Seed snippets -> synthesis prompts -> your generate -> "
+                        "candidates checked (format, syntax, PennyLane API of the installed "
+                        "release, near-duplicates, contamination) and run in the sandbox -> a "
+                        "PennySynth-schema dataset in <out>/dataset with build_report.json. "
+                        "Run again with the same --out to resume (docs/benchmarks/pennysynth.md).")
+    sy.add_argument("--generator", required=True, metavar="MODULE:FUNCTION",
+                    help="generate(requests) -> list of answers (each request has .id, .prompt)")
+    sy.add_argument("--seeds", metavar="CORPUS", help="seed corpus (PennySynth schema)")
+    sy.add_argument("--qhack-seeds", action="store_true",
+                    help="also seed from the QHack archives (statements and templates)")
+    sy.add_argument("--corpus", help="existing corpus a candidate must not duplicate "
+                    "(default: --seeds)")
+    sy.add_argument("--against", nargs="+", action="extend", metavar="NAME",
+                    help="benchmarks a candidate must not be contaminated with (default: qhack)")
+    sy.add_argument("--data-dir", action="append", default=[], metavar="NAME=DIR",
+                    help="a benchmark's dataset folder (default: built in the cache)")
+    sy.add_argument("-n", type=int, required=True, help="candidates to generate")
+    sy.add_argument("--out", required=True, help="folder: stores, dataset, build report")
+    sy.add_argument("--seeds-per-prompt", type=int, default=3, help="seeds per prompt (default 3)")
+    sy.add_argument("--seed", type=int, default=0, help="seed of the seed draws (default 0)")
+    sy.add_argument("--batch-size", type=int, default=16, help="requests per generate call")
+    sy.add_argument("--time-limit", type=float, default=20.0, help="CPU seconds per candidate")
+    sy.add_argument("--workers", type=int, help="parallel sandbox workers (default: CPU count)")
+    sy.add_argument("--scheduler", metavar="ADDRESS", help="verify on a dask.distributed cluster")
+    sy.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     return p
 
 
@@ -253,6 +293,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
 def _cmd_prompts(args: argparse.Namespace) -> int:
     from .benchmarks.base import get
 
+    if args.rag:
+        return _cmd_rag_prompts(args)
     bench = get(args.benchmark)
     mod = bench.loader
     records = mod.problems(bench.check_judged_config(args.config), data_dir=args.data_dir)
@@ -265,6 +307,34 @@ def _cmd_prompts(args: argparse.Namespace) -> int:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"{len(lines)} prompts written to {args.out}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_rag_prompts(args: argparse.Namespace) -> int:
+    from .rag import ContaminatedCorpus, rag_prompts
+    from .user_code import load_callable
+
+    embed = load_callable(args.embed, "--embed") if args.embed else None
+    expand = load_callable(args.expand, "--expand") if args.expand else None
+    try:
+        made = rag_prompts(args.benchmark, args.rag, config=args.config, data_dir=args.data_dir,
+                           retriever=args.retriever, embed=embed, expand=expand,
+                           top_k=args.top_k, threshold=args.threshold,
+                           contaminated="drop" if args.drop_contaminated else "refuse")
+    except ContaminatedCorpus as exc:
+        print(f"qce prompts: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    report = made.consistency()
+    if args.out == "-":
+        sys.stdout.write("".join(json.dumps(p.to_dict(made.settings), ensure_ascii=False) + "\n"
+                                 for p in made.prompts))
+    else:
+        side = made.write(args.out)
+        print(f"{len(made.prompts)} prompts written to {args.out} (settings and consistency: "
+              f"{side})", file=sys.stderr)
+    print(report.to_markdown(), file=sys.stderr)
+    if made.dropped:
+        print(f"qce prompts: {made.dropped} contaminated entries left out", file=sys.stderr)
     return EXIT_OK
 
 
@@ -614,10 +684,49 @@ def _cmd_contamination(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_synthesize(args: argparse.Namespace) -> int:
+    from .benchmarks.base import UsageError
+    from .synthesis import (
+        DEFAULT_AGAINST,
+        SynthesisInterrupted,
+        archive_seeds,
+        corpus_seeds,
+        synthesize,
+    )
+    from .user_code import load_callable
+
+    generate = load_callable(args.generator, "--generator")
+    dirs = dict(pair.split("=", 1) for pair in args.data_dir if "=" in pair)
+    if len(dirs) != len(args.data_dir):
+        raise UsageError("--data-dir takes NAME=DIR")
+    if not args.seeds and not args.qhack_seeds:
+        raise UsageError("give --seeds CORPUS and/or --qhack-seeds")
+    seeds = corpus_seeds(args.seeds) if args.seeds else []
+    if args.qhack_seeds:
+        seeds += archive_seeds(dirs)
+    try:
+        report = synthesize(generate, seeds, out=args.out, n=args.n,
+                            corpus=args.corpus or args.seeds, against=args.against or DEFAULT_AGAINST,
+                            data_dirs=dirs, seeds_per_prompt=args.seeds_per_prompt,
+                            seed=args.seed, batch_size=args.batch_size,
+                            time_limit=args.time_limit, workers=args.workers,
+                            scheduler=args.scheduler, progress=not args.no_progress,
+                            generator_name=args.generator)
+    except SynthesisInterrupted as exc:
+        print(f"\nqce synthesize: interrupted; {exc}; resume with the same command: "
+              f"{shlex.join(['qce', *args.argv])}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print(json.dumps(report, indent=2))
+    print(f"qce synthesize: {report['accepted']} of {report['requested']} candidates accepted; "
+          f"dataset in {Path(args.out) / 'dataset'}", file=sys.stderr)
+    return EXIT_OK
+
+
 _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, "env": _cmd_env, "evaluate": _cmd_evaluate,
              "demo": _cmd_demo, "publish": _cmd_publish, "compare": _cmd_compare,
              "contamination": _cmd_contamination, "publish-run": _cmd_publish_run,
-             "view": _cmd_view}
+             "view": _cmd_view,
+             "synthesize": _cmd_synthesize}
 
 
 def main(argv: list[str] | None = None) -> int:

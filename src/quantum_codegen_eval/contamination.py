@@ -230,9 +230,11 @@ def problem_texts(bench: Benchmark, record: Any) -> dict[str, str]:
 def contamination(corpus: str | Path, benchmark: str | Benchmark, config: str | None = None, *,
                   code_column: str | None = None, threshold: float = DEFAULT_THRESHOLD,
                   n: int = DEFAULT_N, data_dir: str | Path | None = None,
-                  problems: dict[str, Any] | None = None) -> ContaminationReport:
+                  problems: dict[str, Any] | None = None,
+                  entries: list[tuple[str, str]] | None = None) -> ContaminationReport:
     """Per problem of ``benchmark``, the entries of ``corpus`` that hold its code (see the
-    module docstring for the two steps and the score)."""
+    module docstring for the two steps and the score). ``entries``: the corpus already read,
+    as ``(id, code)`` pairs (``corpus`` then only names it)."""
     if not 0 < threshold <= 1:
         raise ValueError(f"threshold must be in (0, 1], got {threshold}")
     if n < 1:
@@ -242,7 +244,10 @@ def contamination(corpus: str | Path, benchmark: str | Benchmark, config: str | 
         config = bench.check_config(config)
     if problems is None:
         problems = bench.loader.problems(config, data_dir=data_dir)
-    entries, column = read_corpus(corpus, code_column)
+    if entries is None:
+        entries, column = read_corpus(corpus, code_column)
+    else:
+        column = code_column or "code"
 
     texts = {(pid, kind): normalised(code) for pid, rec in problems.items()
              for kind, code in problem_texts(bench, rec).items()}

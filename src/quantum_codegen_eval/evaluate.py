@@ -320,12 +320,12 @@ def evaluate(
     report.provenance = _provenance(bench, config, judge, problems, samples, started,
                                     workers if workers is not None
                                     else getattr(sandbox, "workers", None),
-                                    data_dir, given_problems, store_path)
+                                    data_dir, given_problems, store_path, predictions)
     return report
 
 
 def _provenance(bench, config, judge, problems, samples, started, workers, data_dir,
-                given_problems, store_path):
+                given_problems, store_path, predictions=None):
     """The run's provenance; also written next to the result store (``<store>.provenance.json``)
     so that ``compare`` can read a store as a run."""
     from .report import strict_json
@@ -341,6 +341,17 @@ def _provenance(bench, config, judge, problems, samples, started, workers, data_
         print(f"qce: no provenance for this run ({type(exc).__name__}: {exc}); compare will "
               "refuse it without --allow-mismatch", file=sys.stderr)
         return None
+    from dataclasses import replace
+
+    from .rag import retrieval_facts
+
+    try:  # RAG prompts: their settings, in the run facts (never comparability)
+        retrieval = retrieval_facts(predictions)
+    except ValueError as exc:
+        print(f"qce: {exc}", file=sys.stderr)
+        retrieval = {"error": str(exc)}
+    if retrieval is not None:
+        prov = replace(prov, extra={**prov.extra, "retrieval": retrieval})
     if store_path is not None:
         sidecar = store_path.with_name(store_path.name + ".provenance.json")
         try:

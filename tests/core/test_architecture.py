@@ -112,6 +112,12 @@ ALLOWED = {
     "compare": {"report", "metrics", "verdict", "provenance"},
     # the viewer reads reports too, and uses compare for the paired comparison
     "view": {"compare", "report", "verdict", "provenance"},
+    # RAG prompts: a benchmark's prompts and records, the corpus schema, the contamination rule
+    "rag": {"benchmarks", "contamination"},
+    # synthesis: seeds, checks (the builder's normalisation and jobs, hallucination, contamination)
+    "synthesis": {"benchmarks", "rag", "codeblocks", "metrics", "execution", "loaders",
+                  "contamination", "cluster"},
+    "user_code": {"benchmarks"},  # UsageError
 }
 
 

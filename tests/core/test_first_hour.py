@@ -150,7 +150,7 @@ def test_all_unknown_ids_count_nothing_and_exit_3(tmp_path):
 @pytest.mark.parametrize("args, line", [
     (["evalute", "p.jsonl"], "qce: unknown command 'evalute'; did you mean 'evaluate'? (known: "
                              "build, prompts, judge, env, evaluate, demo, publish, compare, "
-                             "contamination, publish-run, view)"),
+                             "contamination, publish-run, view, synthesize)"),
     (["evaluate", "p.jsonl", "--benchmark", "qhak"],
      "qce evaluate: unknown benchmark 'qhak'; known: pennysynth, qcoder, qhack, qiskit_humaneval, "
      "sample; did you mean 'qhack'?"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -53,3 +54,26 @@ def test_build_twine_and_fresh_install_runs_demo(tmp_path):
                   "import quantum_codegen_eval, sys; print(quantum_codegen_eval.__file__)",
                   cwd=tmp_path).stdout
     assert str(venv) in loaded  # the wheel, not the source tree
+    if os.environ.get("QCE_GITHUB_URL", "").startswith("file://"):  # the QHack archives
+        _rag_prompts_from_the_wheel(venv, tmp_path)
+
+
+def _rag_prompts_from_the_wheel(venv: Path, tmp_path: Path) -> None:
+    """RAG prompts for the three QHack years from a corpus the wheel's builder made, with each
+    retriever (issue 34)."""
+    qce = venv / "bin" / "qce"
+    _run(venv / "bin" / "python", "-m", "pip", "install", "-q", "scikit-learn", timeout=600)
+    _run(qce, "build", "pennysynth", "--out", tmp_path / "corpus", "--option",
+         "modules=pennylane.ops.qubit.parametric_ops_single_qubit", "progress=false",
+         cwd=tmp_path, timeout=600)
+    for module in ("pennysynth_user.py", "user_embed.py"):  # the user's code, beside the corpus
+        shutil.copy(REPO / "tests" / "support" / module, tmp_path / module)
+    for name, extra in (("bm25", []), ("embedding", ["--embed", "user_embed:embed"])):
+        out = tmp_path / f"prompts-{name}.jsonl"
+        _run(qce, "prompts", "qhack", "--rag", "corpus", "--retriever", name, "--threshold", "0.1",
+             *extra, "--out", out, cwd=tmp_path, timeout=600,
+             env={**os.environ, "QCE_RAG_CORPUS": str(tmp_path / "corpus")})
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+        assert {r["group"] for r in rows} == {"2022", "2023", "2024"}
+        assert all(r["rag"]["settings"]["retriever"] == name for r in rows)
+        assert any(r["rag"]["retrieved"] for r in rows)

@@ -21,6 +21,7 @@ from ..report import inline, strict_json
 from ..verdict import ERROR_CLASSES, STATUSES
 from ._fidelity import fidelity_tables
 from ._human import HumanRow, human_rates
+from ._retrieval import retrieval_tables
 from ._runs import Run, load_run
 from ._tables import Interval, Table
 
@@ -404,6 +405,7 @@ def compare(runs: Sequence[Any] | Mapping[str, Any], *, out: str | Path | None =
     if similarity is not None:
         named["similarity"] = similarity
     named["errors"] = _errors_table(loaded)
+    named.update({t.name: t for t in retrieval_tables(loaded, ks, group_names, n_boot, seed)})
     shared = set.intersection(*(set(r.problems) for r in loaded))
     human = human_rates(human_submissions, shared, human_versions) if human_submissions else None
     named["statuses"] = _status_table(loaded, human)

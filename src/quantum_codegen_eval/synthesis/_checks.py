@@ -1,0 +1,63 @@
+"""The checks a candidate passes before it runs, cheapest first; each rejection has one reason.
+
+* ``format``: no instruction or no fenced code block in the answer;
+* ``syntax``: the code does not parse;
+* ``hallucinated_api``: it names a PennyLane attribute or device that the installed release does
+  not have (:func:`..metrics.hallucination.find_hallucinations` for that version: statuses
+  ``hallucinated``, ``removed``, ``too_new``);
+* ``duplicate``: identical, after the PennySynth builder's normalisation (local names,
+  formatting, comments, docstrings, string and float literals erased), to an entry of the
+  existing corpus (a near-duplicate: a renamed or reformatted copy);
+* ``contaminated``: ``qce contamination`` flags it for a problem of a benchmark it is checked
+  against (it holds that problem's reference or template).
+
+Then the sandbox run (``failed``, ``timeout``); duplicates among the run's own passed candidates
+are found when the dataset is written (the first of each cluster is kept).
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from ..metrics.hallucination import find_hallucinations
+
+REASONS = ("format", "syntax", "hallucinated_api", "duplicate", "contaminated", "failed",
+           "timeout")
+_BAD_API = ("hallucinated", "removed", "too_new")
+
+
+def syntax_error(code: str) -> str:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        return f"{type(exc).__name__}: {exc}"[:300]
+    return ""
+
+
+def bad_api(code: str, pennylane_version: str) -> str:
+    """The PennyLane names ``code`` uses that ``pennylane_version`` does not have, or ''."""
+    found = [f"{f.name} ({f.status})" for f in find_hallucinations(code, pennylane_version)
+             if f.status in _BAD_API]
+    return ", ".join(found)[:300]
+
+
+def contaminated(candidates: list[tuple[str, str]], against: Mapping[str, dict[str, Any]]
+                 ) -> dict[str, str]:
+    """candidate id -> ``benchmark/problem`` it is flagged for (the first), over every benchmark
+    of ``against`` (name -> its problems)."""
+    from ..contamination import contamination
+
+    out: dict[str, str] = {}
+    if not candidates:
+        return out
+    for name, problems in against.items():
+        report = contamination("synthesized candidates", name, problems=problems,
+                               entries=candidates)
+        for m in report.matches:
+            out.setdefault(m.entry, f"{name}/{m.problem_id} ({m.kind}, {m.score:.2f})")
+    return out
