@@ -17,7 +17,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml src/quantum_codegen_eval/__init__.py
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
-	$(VENV)/bin/python -m pip install -q -e '.[all,test]'
+	$(VENV)/bin/python -m pip install -q -e '.[all,test,inspect,lm-eval]'
 	touch $@
 
 lint: install
