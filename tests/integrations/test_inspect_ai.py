@@ -11,30 +11,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from harness_models import mockllm
 from integration_programs import EXPECTED, statuses
 
 pytest.importorskip("inspect_ai")
 
 from inspect_ai import eval as inspect_eval  # noqa: E402
-from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
 from quantum_codegen_eval import evaluate  # noqa: E402
 from quantum_codegen_eval.integrations.inspect_ai import task  # noqa: E402
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
-
-
-def mockllm(answers: dict[str, str]):
-    """inspect's mockllm answering each prompt from ``answers`` (usage set: mockllm would count
-    tokens with a tokenizer it downloads)."""
-
-    def answer(messages, tools, tool_choice, config):
-        out = ModelOutput.from_content(model="mockllm/model",
-                                       content=answers.get(messages[-1].text, "no code"))
-        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        return out
-
-    return get_model("mockllm/model", custom_outputs=answer)
 
 
 def test_task_samples_are_the_benchmark_prompts(prompts):
