@@ -60,6 +60,7 @@ class InputError(Exception):
 
 def _parser() -> argparse.ArgumentParser:
     from . import __version__
+    from .inputs import FORMATS
 
     p = argparse.ArgumentParser(prog="qce", description="Evaluate LLM-generated quantum code.")
     p.add_argument("--version", action="version", version=f"qce {__version__}")
@@ -100,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
                         "keeps every result already judged and prints the command that resumes it.")
     ev.add_argument("predictions", help="JSONL of {id, completion} rows or JSON {id: [completions]}")
     ev.add_argument("--input-format", default="auto",
-                    choices=("auto", "jsonl", "lm-eval", "openai-batch", "inspect"),
+                    choices=FORMATS,
                     help="the file's format (default: auto, told from its content): our JSONL / "
                     "JSON, lm-eval --log_samples, OpenAI Batch output, inspect_ai log "
                     "(docs/input-formats.md)")

@@ -162,3 +162,22 @@ def test_same_programs_same_statuses_in_every_format(files, sandbox):
                           k=(1,))
         assert statuses(report) == expected, name
         assert len(report.summary.get("missing", [])) == (2 if name == "openai-batch" else 0)
+
+
+def test_an_inspect_sample_that_errored_is_missing(tmp_path, answers, prompts):
+    """A sample whose model call failed (inspect records its error) is no sample."""
+    pytest.importorskip("inspect_ai")
+    from harness_models import mockllm
+    from inspect_ai import eval as inspect_eval
+
+    from quantum_codegen_eval.integrations.inspect_ai import task
+
+    model = mockllm(answers, fail=(prompts["sample/qk_ghz_circuit"],))
+    (log,) = inspect_eval(task("sample", "qiskit", ids=["sample/qk_bell_circuit",
+                                                         "sample/qk_ghz_circuit"]),
+                          model=model, score=False, display="none", fail_on_error=False,
+                          log_dir=str(tmp_path))
+    got = read_input(log.location)
+    assert [(s.problem_id, s.index) for s in got.samples] == [("sample/qk_bell_circuit", 0)]
+    assert len(got.missing) == 1 and "'sample/qk_ghz_circuit' epoch 1: error:" in got.missing[0]
+    assert "the provider failed" in got.missing[0]

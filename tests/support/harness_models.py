@@ -23,12 +23,15 @@ def fixed_lm(answers: dict[str, str]):
     return FixedLM()
 
 
-def mockllm(answers: dict[str, str]):
+def mockllm(answers: dict[str, str], fail: tuple[str, ...] = ()):
     """inspect's ``mockllm/model`` answering from the table (token usage set: mockllm would
-    otherwise count tokens with a tokenizer it downloads)."""
+    otherwise count tokens with a tokenizer it downloads); a prompt in ``fail`` raises, as a
+    failing provider does."""
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
     def answer(messages, tools, tool_choice, config):
+        if messages[-1].text in fail:
+            raise RuntimeError("the provider failed")
         out = ModelOutput.from_content(model="mockllm/model",
                                        content=answers.get(messages[-1].text, NO_ANSWER))
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)

@@ -67,7 +67,7 @@ def _rows(path: Path, missing: list[str]) -> Iterable[tuple[str, Any]]:
         pid, n = split_custom_id(row["custom_id"])
         why = _failure(row)
         if why:
-            missing.append(f"{source}: {row['custom_id']}: {why}")
+            missing.append(f"{source}: {row['custom_id'][:200]}: {why}")
             continue
         texts = _texts(row["response"].get("body"))
         for i, text in enumerate(texts):
