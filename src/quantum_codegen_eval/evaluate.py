@@ -133,6 +133,7 @@ class JudgingOptions(TypedDict, total=False):
     judge_copies: bool
     scheduler: Any
     executor: Any
+    input_format: str
 
 
 #: ``evaluate``'s keywords that belong to the run, not to how it judges (not in JudgingOptions)
