@@ -24,7 +24,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml src/quantum_codegen_eval/__init__.py
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
-	$(VENV)/bin/python -m pip install -q -e '.[all,test,docs]'
+	$(VENV)/bin/python -m pip install -q -e '.[all,test,docs,inspect,lm-eval]'
 	touch $@
 
 lint: install

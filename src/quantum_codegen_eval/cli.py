@@ -62,6 +62,7 @@ class InputError(Exception):
 
 def _parser() -> argparse.ArgumentParser:
     from . import __version__
+    from .inputs import FORMATS
 
     p = argparse.ArgumentParser(prog="qce", description="Evaluate LLM-generated quantum code.")
     p.add_argument("--version", action="version", version=f"qce {__version__}")
@@ -114,6 +115,11 @@ def _parser() -> argparse.ArgumentParser:
                         description="Judge and score a file of predictions. Ctrl-C stops the run, "
                         "keeps every result already judged and prints the command that resumes it.")
     ev.add_argument("predictions", help="JSONL of {id, completion} rows or JSON {id: [completions]}")
+    ev.add_argument("--input-format", default="auto",
+                    choices=FORMATS,
+                    help="the file's format (default: auto, told from its content): our JSONL / "
+                    "JSON, lm-eval --log_samples, OpenAI Batch output, inspect_ai log "
+                    "(docs/input-formats.md)")
     ev.add_argument("--benchmark", required=True, metavar="NAME",
                     help=f"benchmark (its configs in parentheses, the first is the default): {_benchmarks()}")
     ev.add_argument("--config", help="dataset config (default: the benchmark's first)")
@@ -451,7 +457,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             args.predictions, args.benchmark, args.config, data_dir=args.data_dir,
             k=tuple(args.k or (1, 5)), workers=args.workers, store=store, resume=args.resume,
             progress=not args.no_progress, scheduler=args.scheduler,
-            judge_copies=args.judge_copies,
+            judge_copies=args.judge_copies, input_format=args.input_format,
         )
     except ClusterError as exc:
         print(f"\nqce evaluate: {exc}; resume with: {_resume_command(args.argv)}",

@@ -133,6 +133,7 @@ class JudgingOptions(TypedDict, total=False):
     judge_copies: bool
     scheduler: Any
     executor: Any
+    input_format: str
 
 
 #: ``evaluate``'s keywords that belong to the run, not to how it judges (not in JudgingOptions)
@@ -158,6 +159,7 @@ def evaluate(
     judge_copies: bool = False,
     scheduler: Any = None,
     executor: Any = None,
+    input_format: str = "auto",
 ) -> Report:
     """Judge and score ``predictions`` on ``benchmark``; returns a :class:`~.report.Report`.
 
@@ -169,6 +171,8 @@ def evaluate(
     ``executor`` (e.g. ``client.get_executor()``) spread the jobs over a cluster; a
     :class:`~.cluster.ClusterError` stops the run with every decided verdict stored.
     Ctrl-C raises :class:`EvaluationInterrupted` once in-flight jobs are stopped.
+    ``input_format`` of a predictions file: ``auto`` (told from its content), ``jsonl``,
+    ``lm-eval``, ``openai-batch`` or ``inspect`` (:mod:`.inputs`; docs/input-formats.md).
     """
     from .cluster import Cluster, ClusterError
     from .execution import (
@@ -192,7 +196,7 @@ def evaluate(
         config = bench.check_judged_config(config)
     if judge is None:
         judge = bench.make_judge(**(judge_options or {}))
-    samples = read_predictions(predictions)
+    samples, missing = _read_input(predictions, input_format)
     given_problems = problems is not None
     if problems is None:
         _status(f"loading {bench.name}" + (f" ({config})" if config else "") + " ...", progress)
@@ -317,11 +321,36 @@ def evaluate(
                        problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),
                        seconds=time.time() - started)
     report.summary["programs"] = _program_counts(samples, programs, judge_copies)
+    if missing:
+        report.summary["missing"] = missing
     report.provenance = _provenance(bench, config, judge, problems, samples, started,
                                     workers if workers is not None
                                     else getattr(sandbox, "workers", None),
                                     data_dir, given_problems, store_path, predictions)
     return report
+
+
+def _read_input(predictions: Any, input_format: str) -> tuple[list[Sample], list[str]]:
+    """The samples, and the requests the generating tool reports as failed (missing: listed,
+    never judged, so a problem has fewer samples; never a wrong answer)."""
+    from .inputs import FORMATS, InputFormatError, read_input
+
+    if not isinstance(predictions, (str, Path)):
+        if input_format not in ("auto", "jsonl"):
+            raise UsageError(f"input format {input_format!r} needs a file; got "
+                             f"{type(predictions).__name__}")
+        return read_predictions(predictions), []
+    if input_format not in FORMATS:
+        raise UsageError(f"unknown input format {input_format!r}; known: {', '.join(FORMATS)}")
+    try:
+        inputs = read_input(predictions, input_format)
+    except InputFormatError as exc:
+        raise UsageError(str(exc)) from None
+    if inputs.missing:
+        print(f"qce: {len(inputs.missing)} requests failed in {Path(predictions).name} "
+              f"({inputs.format}; missing, not judged): {inputs.missing[0]}"
+              + (" ..." if len(inputs.missing) > 1 else ""), file=sys.stderr)
+    return inputs.samples, inputs.missing
 
 
 def _provenance(bench, config, judge, problems, samples, started, workers, data_dir,

@@ -229,3 +229,15 @@ def read_predictions_data(data: Any, origin: str = "") -> list[Sample]:
         "predictions must be {id: [completions]}, a list of {'id', 'completion'} rows, a JSON/JSONL "
         f"path or a datasets.Dataset; got {type(data).__name__}"
     )
+
+
+def jsonl_rows(path: str | Path) -> Iterable[tuple[str, Any]]:
+    """``(source, object)`` per non-blank line of a JSON-lines file; a line that cannot be read
+    is an unreadable marker that :func:`read_rows` reports (the other lines are kept)."""
+    return _jsonl_rows(Path(path))
+
+
+def read_rows(rows: Iterable[tuple[str, Any]]) -> list[Sample]:
+    """Samples of ``(source, row)`` pairs, rows ``{"id", "completion"[, "sample"]}`` (or the
+    markers of :func:`jsonl_rows`): the readers of other tools' files (``inputs``) end here."""
+    return _row_samples(rows)

@@ -208,6 +208,9 @@ def render_markdown(report: Report) -> str:
     if s.get("unreadable"):
         out.append(f"{len(s['unreadable'])} predictions could not be read (FORMAT, not counted "
                    f"in pass@k): {_some(s['unreadable'])}")
+    if s.get("missing"):
+        out.append(f"{len(s['missing'])} requests failed in the generating tool (missing: not "
+                   f"judged, not samples): {_some(s['missing'])}")
     if s.get("duplicates"):
         out.append(f"{len(s['duplicates'])} predictions repeat an (id, sample) already given "
                    f"(FORMAT, counted as failed samples): {_some(s['duplicates'])}")

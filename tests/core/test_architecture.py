@@ -92,6 +92,7 @@ ALLOWED = {
     "verdict": set(),
     "codeblocks": set(),
     "predictions": set(),
+    "inputs": {"predictions"},  # other tools' files: readers ending in predictions' rows
     "cache": set(),
     "hints": set(),
     "report": {"publish_run"},  # Report.push_to_hub; publish_run reads report dicts only
