@@ -30,7 +30,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...verdict import TestResult, Verdict
-from ..base import Evidence, judge_error, make_verdict, parsed_cost, read_result, run_timings
+from ..base import (
+    Evidence,
+    job_hash_seed,
+    judge_error,
+    limit_status,
+    make_verdict,
+    parsed_cost,
+    read_result,
+    run_timings,
+)
 from . import checks, circuits, oracle, payload, record
 from .checks import _last_line, check_trust, compare_script
 from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
@@ -80,6 +89,7 @@ def _clean_error(raw: Any) -> dict[str, Any]:
     frames = [[str(f[0]), f[1] if type(f[1]) is int else 0, str(f[2])] for f in frames[-40:]
               if isinstance(f, list) and len(f) == 3 and isinstance(f[0], str)]
     return {"phase": text("phase", 20), "type": text("type", 200) or "Error",
+            "memory": raw.get("memory") is True,
             "module": text("module", 200), "message": text("message", 4000),
             "frames": frames, "traceback": text("traceback", 8000)}
 
@@ -146,7 +156,8 @@ class QHackJudge:
 
     def options(self) -> dict[str, Any]:
         """The options that decide this judge's verdicts (for a report's provenance)."""
-        return {"env": self.env, "seed": self.seed, "time_scale": self.time_scale,
+        return {"env": self.env, "seed": self.seed, "hash_seed": job_hash_seed(self.seed),
+                "time_scale": self.time_scale,
                 "startup_allowance": self.startup_allowance, "memory_mb": self.memory_mb,
                 "trusted_cpu": self.trusted_cpu, "shims": self.shims, "python": self.python,
                 "state_cache": self.state_cache}
@@ -240,7 +251,8 @@ class QHackJudge:
                     "input": None if hide else t["input"], "skip_run": hide,
                     "live_check": live, "emit": emit, "record": rec,
                     "shims": rewrite is not None, "seed": self.test_seed(problem, i)}
-            jobs.append(Job(source, id=f"{get(problem, 'id')}::{t['name']}",
+            jobs.append(Job(source, hash_seed=job_hash_seed(self.seed),
+                            id=f"{get(problem, 'id')}::{t['name']}",
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
                             python=python, preload=PRELOAD, limits=limits))
         return jobs
@@ -339,6 +351,9 @@ class QHackJudge:
             return result("RE", err["message"]), err
         if "error" in res:
             err = _clean_error(res["error"])
+            if limit_status(read.status, memory_error=err["memory"]) == "MLE":
+                return result("MLE", f"memory limit exceeded ({err['type']} "
+                                     f"{'in ' + err['phase'] if err['phase'] else ''})"), None
             where = {"load": "while loading", "run": "in run()", "check": "in check()",
                      "driver": "in the driver"}.get(err.get("phase"), "")
             msg = f"{err.get('type')} {where}: {err.get('message', '')}".strip()[:4000]
@@ -396,7 +411,8 @@ class QHackJudge:
         if raw:  # the replay re-simulates what the official check measures, test by test
             cpu += len(pending) * float(get(problem, "time_limit")) * self.time_scale
         source = trusted_source(harness, check, shims=self._rewrite() is not None)
-        return Job(source, id=f"{get(problem, 'id')}::trusted-check",
+        return Job(source, hash_seed=job_hash_seed(self.seed),
+                   id=f"{get(problem, 'id')}::trusted-check",
                    files={CHECK_FILE: json.dumps(spec)}, collect=(CHECKED_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD, trusted=True,
                    limits=Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
@@ -413,7 +429,8 @@ class QHackJudge:
         job = {"parts": parts, "driver": driver, "input": spec.decoy, "answers": answers,
                "shims": self._rewrite() is not None,
                "oracle": oracle.job_oracle(spec), "seed": self.test_seed(problem, index)}
-        return Job(job_source(oracle_program), id=f"{get(problem, 'id')}::"
+        return Job(job_source(oracle_program), hash_seed=job_hash_seed(self.seed),
+                   id=f"{get(problem, 'id')}::"
                    f"{self._tests(problem)[index]['name']}::round{len(answers)}",
                    files={oracle_program.JOB_FILE: json.dumps(job)}, collect=(RESULT_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD,
@@ -435,7 +452,8 @@ class QHackJudge:
                           "queries": [{"query": q, "seed": self.test_seed(
                               problem, i, "oracle", str(asked))}]} for i, asked, q in asks]}
         cpu = self.trusted_cpu
-        return Job(job_source(oracle_answer), id=f"{get(problem, 'id')}::oracle",
+        return Job(job_source(oracle_answer), hash_seed=job_hash_seed(self.seed),
+                   id=f"{get(problem, 'id')}::oracle",
                    files={oracle_answer.CHECK_FILE: json.dumps(job)},
                    collect=(oracle_answer.CHECKED_FILE,), python=self.interpreter(problem),
                    preload=PRELOAD, trusted=True,
@@ -495,7 +513,7 @@ class QHackJudge:
             f if isinstance(f[0], TestResult) else (None, None) for f in first]  # type: ignore
         if pending:
             checked = self._checked(results[n], len(pending))
-            status = {"timeout": "TLE", "memory": "MLE"}.get(results[n].status)
+            status = limit_status(results[n].status)
             if checked is None and status:
                 # the trusted job works on what the program produced (outputs, emitted or
                 # recorded circuits): exceeding its limits is the program's doing, as it would

@@ -251,6 +251,7 @@ def main():
     from qiskit import QuantumCircuit, qpy
     from qiskit.circuit import Gate
 
+    from ...jobs.memory import ran_out_of_memory
     from . import circuit_tree
 
     enc_circ, skeleton, judge_limit = circuit_tree.enc_circ, circuit_tree.skeleton, JudgeLimit
@@ -383,8 +384,9 @@ def main():
         try:
             code = compile(src, cand, "exec")
             exec(code, g)
-        except BaseException:
+        except BaseException as exc:
             report["load_error"] = traceback.format_exc(limit=-4)
+            report["load_memory"] = ran_out_of_memory(exc)
             return
         solve = g.get("solve")
         if not callable(solve):
@@ -402,8 +404,9 @@ def main():
             report["cases"].append(entry)
             try:
                 out = solve(*args)
-            except BaseException:
-                entry.update(status="RE", error=traceback.format_exc(limit=-4))
+            except BaseException as exc:
+                entry.update(status="RE", error=traceback.format_exc(limit=-4),
+                             memory=ran_out_of_memory(exc))
                 break
             finally:
                 entry["seconds"] = time.perf_counter() - t0
@@ -428,7 +431,8 @@ def main():
                 write_report()
                 continue
             except BaseException as exc:
-                entry.update(status="RE", error=f"the circuit cannot be serialised (QPY): {exc!r}")
+                entry.update(status="RE", error=f"the circuit cannot be serialised (QPY): {exc!r}",
+                             memory=ran_out_of_memory(exc))
                 break
             write_report()  # what is known so far survives a process that is ended
 
