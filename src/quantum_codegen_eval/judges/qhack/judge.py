@@ -29,6 +29,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from ...formats.python_source import MAX_SOURCE_BYTES, call_deep
 from ...verdict import TestResult, Verdict
 from ..base import (
     Evidence,
@@ -131,7 +132,8 @@ class QHackJudge:
     def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
                  startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,
                  trusted_cpu: float = TRUSTED_CPU, seed: int = DEFAULT_SEED,
-                 shims: bool = True, env_python: Any = None, state_cache: bool = True):
+                 shims: bool = True, env_python: Any = None, state_cache: bool = True,
+                 max_code_bytes: int = MAX_SOURCE_BYTES):
         if env not in ("era", "current"):
             raise ValueError(f"QHack env must be 'era' or 'current', got {env!r}")
         if type(seed) is not int or not 0 <= seed < 2 ** 63:
@@ -147,6 +149,9 @@ class QHackJudge:
         self.memory_mb = memory_mb
         self.shims = shims
         self.state_cache = bool(state_cache)
+        if type(max_code_bytes) is not int or max_code_bytes < 1:
+            raise ValueError(f"max_code_bytes must be a positive integer, got {max_code_bytes!r}")
+        self.max_code_bytes = max_code_bytes
         self._pythons: dict[str, str | None] = {}
         self._env_python = env_python
 
@@ -160,7 +165,7 @@ class QHackJudge:
                 "time_scale": self.time_scale,
                 "startup_allowance": self.startup_allowance, "memory_mb": self.memory_mb,
                 "trusted_cpu": self.trusted_cpu, "shims": self.shims, "python": self.python,
-                "state_cache": self.state_cache}
+                "state_cache": self.state_cache, "max_code_bytes": self.max_code_bytes}
 
     def test_seed(self, problem: Any, index: int, *salt: str) -> int:
         """The seed of one public test's random draws: from the option ``seed``, the challenge
@@ -307,11 +312,25 @@ class QHackJudge:
         code = extract_code(completion or "", plain_ok=True)
         if code is None or not code.strip():
             return self._format(problem, "no_code", "no code found in the completion")
-        try:
-            prepared = prepare(problem, code)
+        size = len(code.encode("utf-8", "surrogatepass"))
+        if size > self.max_code_bytes:
+            return self._format(problem, "too_large", f"the code has {size:,} bytes, over the "
+                                f"judge's max_code_bytes ({self.max_code_bytes:,}): not parsed")
+        try:  # an era's interpreter compiles deeper expressions than our default limit allows
+            return call_deep(self._program_jobs_of, problem, code)
         except FormatProblem as exc:
             return self._format(problem, exc.reason, str(exc))
-        return self.program_jobs(problem, prepared.source)
+        except (RecursionError, MemoryError) as exc:
+            # what the contest's interpreter raises compiling it too: the program's error
+            return make_verdict(self, get(problem, "id"), "RE",
+                                f"the code cannot be compiled: {type(exc).__name__}: {exc}"[:500],
+                                tests_total=max(1, len(get(problem, "tests"))),
+                                details={"env": self.env, "seed": self.seed,
+                                         "check_trust": check_trust(problem)},
+                                evidence=Evidence(exception_type=type(exc).__name__))
+
+    def _program_jobs_of(self, problem: Any, code: str) -> list[Any]:
+        return self.program_jobs(problem, prepare(problem, code).source)
 
     def _format(self, problem: Any, reason: str, message: str) -> Verdict:
         return make_verdict(self, get(problem, "id"), "FORMAT", message,
