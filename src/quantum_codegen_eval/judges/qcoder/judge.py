@@ -191,7 +191,7 @@ class QCoderJudge:
         cases = self.cases(problem)
         r = results[0]
         run = run_timings(results[:1])
-        channel = _channel(r.files.get(harness.CHANNEL))
+        channel = _channel(r.files.get(harness.CHANNEL), r.stderr or "")
         read = read_result(r, harness.REPORT, MAX_REPORT_BYTES)
         report = read.value
         if channel["violations"] or r.exit_code == TAMPER_EXIT:
@@ -306,13 +306,17 @@ def _report(**flags: bool) -> dict[str, bool]:
             "state_match": False, **flags}
 
 
-def _channel(data: bytes | None) -> dict[str, Any]:
+def _channel(data: bytes | None, stderr: str = "") -> dict[str, Any]:
     """The UME channel: violation lines (each one counts) and whether it ends with END. A
-    channel over its size limit was flooded (what follows the limit is not read): tampering."""
+    channel over its size limit was flooded (what follows the limit is not read): tampering.
+    The refusals the harness also wrote to stderr count whatever became of the file (code
+    running without a frame of the program can truncate a file, not a pipe's past)."""
     flooded = len(data or b"") > MAX_CHANNEL_BYTES
     data = (data or b"")[:MAX_CHANNEL_BYTES]
     lines = data.decode("utf-8", "replace").splitlines()
     violations = [ln[4:].strip()[:300] for ln in lines if ln.startswith("UME ")]
+    violations += [ln[len(harness.STDERR_UME):].strip()[:300] for ln in stderr.splitlines()
+                   if ln.startswith(harness.STDERR_UME)]
     if flooded:
         violations.append(f"the program flooded the judge's UME channel (over "
                           f"{MAX_CHANNEL_BYTES >> 10} KB): tampered with")

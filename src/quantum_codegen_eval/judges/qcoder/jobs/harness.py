@@ -36,6 +36,11 @@ TAMPER_EXIT = 86
 CASES = "qcoder_cases.json"
 CANDIDATE = "candidate.py"
 CHANNEL = "ume.log"
+#: each refusal is also written to the job's stderr with this prefix: a pipe whose other end
+#: the sandbox holds, so a program can add lines there but never remove one (the file
+#: channel lives in its working directory: code running without a frame of the program, a
+#: library callable it planted, could truncate it)
+STDERR_UME = "qcoder-harness UME "
 REPORT = "report.json"
 #: the candidate's code object file name (how the guard knows the program's frames)
 CAND = "<qcoder-candidate>"
@@ -87,6 +92,17 @@ def channel_writer(chan, ident, write, fstat, exit_, len_, os_error, tamper_exit
                 write(2, b"qcoder harness: the UME channel was tampered with\n")
             finally:
                 exit_(tamper_exit)
+
+    return emit
+
+
+def mirrored(primary, mirror, prefix):
+    """``emit(line)``: ``primary(line)``, and a refusal (``UME ...``) to ``mirror`` too."""
+
+    def emit(line):
+        primary(line)
+        if line.startswith("UME "):
+            mirror(prefix + line[4:])
 
     return emit
 
@@ -266,9 +282,16 @@ def main():
     ident = (os.fstat(chan).st_dev, os.fstat(chan).st_ino)
     allowed = tuple(cfg["allowed_modules"])
 
+    err = os.dup(2)  # the stderr pipe: the sandbox reads it, the program cannot unwrite it
+    err_ident = (os.fstat(err).st_dev, os.fstat(err).st_ino)
+
     def writer():
-        return channel_writer(chan, ident, os.write, os.fstat, os._exit, len, OSError,
-                              TAMPER_EXIT)
+        return mirrored(
+            channel_writer(chan, ident, os.write, os.fstat, os._exit, len, OSError,
+                           TAMPER_EXIT),
+            channel_writer(err, err_ident, os.write, os.fstat, os._exit, len, OSError,
+                           TAMPER_EXIT),
+            STDERR_UME)
 
     emit = writer()  # the harness's own (END)
     real_import = builtins.__import__
@@ -372,11 +395,35 @@ def main():
                           f"{cfg['max_output_bytes'] >> 20} MB for all tests together) even "
                           "without its standard gates")
 
-    def plain(o):
-        """numpy integers are integers (a list of ``np.int64`` is a list of ints)."""
-        if isinstance(o, numpy.integer):
-            return int(o)
-        raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+    np_ints = frozenset(t for t in set(numpy.sctypeDict.values())
+                        if issubclass(t, numpy.integer))
+    int_, float_, str_, list_, tuple_ = int, float, str, list, tuple
+
+    def plain(o, depth=0):
+        """``o`` as exact built-in values, read without running any method of the program's
+        (a subclass of ``int``/``str``/``list``... is read through the built-in type's own slot;
+        its dunders may be library callables that would run here with no frame of the program
+        on the stack); numpy's own integer types are integers."""
+        t = type(o)
+        if o is None or t is bool or t is int_ or t is float_ or t is str_:
+            return o
+        if depth > 64:
+            raise ValueError("nested too deeply")
+        if t in np_ints:
+            return int_(o)
+        if issubclass(t, bool):
+            return bool(int_.__int__(o))
+        if issubclass(t, int_):
+            return int_.__int__(o)
+        if issubclass(t, float_):
+            return float_.__float__(o)
+        if issubclass(t, str_):
+            return str_.__str__(o)
+        if issubclass(t, list_):
+            return [plain(x, depth + 1) for x in list_.copy(o)]
+        if issubclass(t, tuple_):
+            return [plain(x, depth + 1) for x in tuple_.__getnewargs__(o)[0]]
+        raise TypeError(f"Object of type {t.__name__} is not JSON serializable")
 
     def run():
         builtins.__import__ = guard
@@ -412,7 +459,7 @@ def main():
                 entry["seconds"] = time.perf_counter() - t0
             if cfg["classical"]:
                 try:
-                    put(f"case_{i}.json", json.dumps(out, default=plain).encode())
+                    put(f"case_{i}.json", json.dumps(plain(out)).encode())
                 except (TypeError, ValueError, RecursionError) as exc:
                     entry.update(status="RE", error=f"the returned value is not a list/int: {exc}")
                     break
