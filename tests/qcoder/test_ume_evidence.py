@@ -65,3 +65,13 @@ def test_a_classical_answer_is_its_content(qsandbox, qcoder_records, judge_many)
         (qcoder_records["QPC004_C2"], CLASSICAL_LIAR), (qcoder_records["QPC004_C1"], CLASSICAL_LIST)])
     assert liar.status == "WA", (liar.status, liar.message)
     assert lst.status == "WA", (lst.status, lst.message)
+
+
+BIG_ANSWER = ("def solve(a, L):\n    return pow(a, -1, L) + L * 10 ** 6000\n")
+
+
+def test_a_valid_answer_past_pythons_str_limit(qsandbox, qcoder_records, judge_many):
+    """Any x with a*x = 1 (mod L) is accepted; one of 6000 digits is past Python's 4300-digit
+    str() cap, which JSON's decimal integers hit: it crosses in hexadecimal, never RE."""
+    (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC004_C2"], BIG_ANSWER)])
+    assert v.status == "AC", (v.status, v.message)

@@ -42,6 +42,9 @@ CHANNEL = "ume.log"
 #: library callable it planted, could truncate it)
 STDERR_UME = "qcoder-harness UME "
 REPORT = "report.json"
+#: a classical answer's integer over this many bits crosses as ``{BIG_INT: hex digits}``: JSON
+#: writes integers in decimal, which Python caps at 4300 digits (a valid answer may be larger)
+BIG_INT, BIG_INT_BITS = "$hexint", 12_000
 #: the candidate's code object file name (how the guard knows the program's frames)
 CAND = "<qcoder-candidate>"
 #: modules a library may not load on the candidate's behalf either
@@ -405,16 +408,18 @@ def main():
         its dunders may be library callables that would run here with no frame of the program
         on the stack); numpy's own integer types are integers."""
         t = type(o)
+        if t is int_ and o.bit_length() > BIG_INT_BITS:  # str() of it is capped (and quadratic)
+            return {BIG_INT: format(o, "x")}
         if o is None or t is bool or t is int_ or t is float_ or t is str_:
             return o
         if depth > 64:
             raise ValueError("nested too deeply")
         if t in np_ints:
-            return int_(o)
+            return plain(int_(o), depth)
         if issubclass(t, bool):
             return bool(int_.__int__(o))
         if issubclass(t, int_):
-            return int_.__int__(o)
+            return plain(int_.__int__(o), depth)
         if issubclass(t, float_):
             return float_.__float__(o)
         if issubclass(t, str_):
