@@ -20,7 +20,7 @@ T = TypeVar("T")
 
 #: a completion's code over this many bytes is not parsed: a judge gives it a verdict
 #: (QHack: ``FORMAT``, reason ``too_large``); the judges' option ``max_code_bytes`` changes it
-MAX_SOURCE_BYTES = 200_000
+MAX_SOURCE_BYTES = 100_000
 #: the stack of the thread :func:`call_deep` runs on (virtual; only the depth used is touched)
 DEEP_STACK_BYTES = 1 << 30
 #: the recursion limit while it runs: a flat sum of MAX_SOURCE_BYTES / 2 terms parses and unparses
