@@ -164,7 +164,30 @@ class JobResult:
     @property
     def limit_status(self) -> str | None:
         """``TLE`` or ``MLE`` when the sandbox stopped the job at its time or memory limit."""
-        return {"timeout": "TLE", "memory": "MLE"}.get(self.status)
+        return limit_status(self.status)
+
+
+def job_hash_seed(seed: int) -> int:
+    """The ``PYTHONHASHSEED`` (and ``random`` / NumPy global seed) of every job a judge with
+    this ``seed`` runs: set order and unseeded draws, hence verdicts, are the same in every
+    worker and every run with that seed (a judge records it in its ``signature``)."""
+    return int(seed) % 2**32
+
+
+def limit_status(status: str, *, memory_error: bool = False) -> str | None:
+    """The one mapping from a job's limits to a verdict, which every judge calls: ``TLE`` when
+    the sandbox stopped the job at its time limit (status ``timeout``); ``MLE`` when the job ran
+    out of its memory limit, wherever that surfaced: the sandbox's ``memory`` status (an
+    uncaught ``MemoryError``, an allocation abort) or ``memory_error``, the job's harness saw
+    the program's code raise a ``MemoryError`` (NumPy's ``_ArrayMemoryError`` included, also as
+    the cause or context of another exception) that the harness or the program caught. Under
+    the sandbox's address-space limit a failed allocation is what raises one; a program that
+    raises one itself turns its own RE into MLE, no pass. ``None`` otherwise."""
+    if status == "timeout":
+        return "TLE"
+    if status == "memory" or memory_error:
+        return "MLE"
+    return None
 
 
 def parsed_cost(raw: bytes) -> int:
