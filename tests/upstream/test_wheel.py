@@ -12,12 +12,13 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+from wheels import build_wheel
+from wheels import run as _run
+from wheels import venv as _venv
 
 from quantum_codegen_eval.cache import KINDS, cache_root
 
@@ -30,13 +31,6 @@ def _quickstart():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
-
-
-def _run(*cmd, env=None, cwd=None, timeout=900, rc=0):
-    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
-    assert proc.returncode == rc, f"{cmd}: rc {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
-    return proc
 
 
 @pytest.fixture
@@ -52,16 +46,8 @@ def place():
 def wheel():
     """The wheel built from this checkout (once for the module)."""
     dist = Path(tempfile.mkdtemp(prefix="qce-wheel-", dir="/var/tmp"))
-    _run(sys.executable, "-m", "build", "--wheel", "--outdir", dist, REPO, timeout=900)
-    (built,) = dist.glob("*.whl")
-    yield built
+    yield build_wheel(REPO, dist)
     shutil.rmtree(dist, ignore_errors=True)
-
-
-def _venv(path: Path) -> tuple[Path, Path]:
-    base = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
-    _run(base, "-m", "venv", path, timeout=300)
-    return path / "bin" / "python", path / "bin" / "qce"
 
 
 def test_wheel_builds_prompts_loads_and_evaluates(github_url, place, wheel):
