@@ -12,7 +12,7 @@ Each builder module (``loaders/<benchmark>.py``) owns its facts and provides::
 
 Usage (from the repository root)::
 
-    python loaders/make_manifest.py qcoder qiskit_humaneval qhack    # download at the pins
+    python loaders/make_manifest.py qcoder qiskit_humaneval qhack quantum_katas   # at the pins
     python loaders/make_manifest.py --github-url file:///path/to/mirror --check qcoder
 
 ``--check`` compares with the shipped file instead of writing it (exit 1 on a difference).
@@ -29,7 +29,7 @@ from typing import Any
 
 from quantum_codegen_eval import upstream
 
-BENCHMARKS = ("qhack", "qcoder", "qiskit_humaneval")
+BENCHMARKS = ("qhack", "qcoder", "qiskit_humaneval", "quantum_katas")
 SHIPPED = Path(__file__).resolve().parents[1] / "src" / "quantum_codegen_eval" / "data" / "manifests"
 
 

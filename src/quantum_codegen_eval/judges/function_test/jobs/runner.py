@@ -1,4 +1,4 @@
-"""The untrusted side: run the candidate's program, then call its function on the given inputs.
+"""The untrusted side: run the candidate's program, then call its functions on the given inputs.
 
 A job module: the judge ships it (with the codec) into the sandbox job that runs the completion
 with ``judges/_embed.job_source(runner, "main", program, entry_point)``. The calls come from ``__qce_calls.json``; the results go to ``__qce_frames.bin``
@@ -14,6 +14,7 @@ from pathlib import Path
 from ...jobs import wire
 from . import frames
 from .codec import CODEC
+from .task_classes import with_classes
 
 CALLS_FILE = "__qce_calls.json"
 FRAMES_FILE = "__qce_frames.bin"
@@ -26,23 +27,27 @@ def _mutable(value):
     return type(value).__name__ in ("list", "dict", "ndarray", "QuantumCircuit")
 
 
-def _record(fn, call):
+def _record(fn, call, name="function", codec=CODEC):
     """Run one call; (record, stop). The record is the return value or the exception."""
-    args = [CODEC.decode(a) for a in call["args"]]
-    kwargs = {k: CODEC.decode(v) for k, v in call["kwargs"]}
+    if fn is None:  # a function the test calls that the program does not define
+        return {"ok": False, "exc": {"type": "NameError", "module": "builtins",
+                                     "message": f"name {name!r} is not defined",
+                                     "site": "__main__"}}, False
+    args = [codec.decode(a) for a in call["args"]]
+    kwargs = {k: codec.decode(v) for k, v in call["kwargs"]}
     rng = call.get("rng")
     if rng:  # start from the test's global random states, as in one process
         import random
 
         import numpy as np
 
-        state = CODEC.decode(rng)
+        state = codec.decode(rng)
         np.random.set_state(state["np"])
         random.setstate(state["py"])
     slots = list(enumerate(args)) + list(kwargs.items())
-    before = {k: CODEC.fingerprint(v) for k, v in slots if _mutable(v)}
+    before = {k: codec.fingerprint(v) for k, v in slots if _mutable(v)}
     try:
-        rec = {"ok": True, "value": CODEC.encode(fn(*args, **kwargs))}
+        rec = {"ok": True, "value": codec.encode(fn(*args, **kwargs))}
     except SystemExit as exc:
         return {"ok": False, "exit": repr(exc.code)[:200]}, True
     except BaseException as exc:  # the candidate's exception is data too
@@ -53,8 +58,8 @@ def _record(fn, call):
         rec = {"ok": False, "exc": {"type": type(exc).__name__,
                                     "module": str(type(exc).__module__), "message": message,
                                     "site": _raise_site(exc)}}
-    rec["mutated"] = [[k, CODEC.encode(v)] for k, v in slots
-                      if k in before and CODEC.fingerprint(v) != before[k]]
+    rec["mutated"] = [[k, codec.encode(v)] for k, v in slots
+                      if k in before and codec.fingerprint(v) != before[k]]
     return rec, False
 
 
@@ -82,8 +87,10 @@ def _files():
     return out
 
 
-def main(program, entry_point):
-    """Run ``program``, then its ``entry_point`` on each call of :data:`CALLS_FILE`."""
+def main(program, entry_point, classes=()):
+    """Run ``program``, then on each call of :data:`CALLS_FILE` its function named by the call's
+    ``fn`` (by default ``entry_point``); instances of the program's ``classes`` (names) cross
+    as data (:mod:`.task_classes`)."""
     calls = json.loads(Path(CALLS_FILE).read_text(encoding="utf-8"))
     out = open(FRAMES_FILE, "wb", buffering=0)  # noqa: SIM115 - written frame by frame
 
@@ -104,9 +111,10 @@ def main(program, entry_point):
     if entry_point not in ns:
         raise NameError(f"name {entry_point!r} is not defined")
     frame(b"L")
-    fn = ns[entry_point]
+    codec = with_classes(CODEC, {n: ns.get(n) for n in classes})
     for call in calls:
-        rec, stop = _record(fn, call)
+        name = call.get("fn") or entry_point
+        rec, stop = _record(ns.get(name), call, name, codec)
         frame(b"C", json.dumps(rec).encode())
         if stop:
             break
