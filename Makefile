@@ -9,7 +9,7 @@ VENV ?= .venv
 # reinstalled only when the package's declaration or its version changes (the install is
 # editable: source changes need none)
 STAMP := $(VENV)/.qce-installed
-LINTED := src loaders dataset_cards tests timing
+LINTED := src loaders dataset_cards tests timing examples setup.py
 
 .PHONY: install test test-fast lint demo
 install: $(STAMP)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 from importlib import resources
 from typing import Any
 
-from quantum_codegen_eval.plugin import Benchmark, FeedbackWording, UsageError, extract_last_block
+from quantum_codegen_eval.plugin import Benchmark, FeedbackWording, UsageError, extract_all_blocks
 
 CONFIGS = ("all",)
 
@@ -89,5 +89,5 @@ BENCHMARK = Benchmark(
     module=__name__, hub_id="", configs=CONFIGS, splits={"all": "test"}, record_type=Task,
     record_configs=CONFIGS, features=features, language=lambda config: "qiskit",
     group_by="topic", group=lambda r: r.group, prompt=prompt, reference=reference_code,
-    reference_kind=lambda r: "reference solution", extract=extract_last_block, judge=make_judge,
+    reference_kind=lambda r: "reference solution", extract=extract_all_blocks, judge=make_judge,
     feedback=FeedbackWording(run_hint="Make sure the function runs and returns a Qiskit object."))
