@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import ast
 import json
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
-from wheels import build_wheel, run, venv
+from wheels import build_wheel, run, scratch, venv
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "plugin"
@@ -53,10 +51,8 @@ WRONG = {  # (problem, answer, the status it must get)
 @pytest.fixture
 def place():
     """A world-traversable scratch folder (the sandbox's user runs the venv's interpreter)."""
-    path = Path(tempfile.mkdtemp(prefix="qce-plugin-", dir="/var/tmp"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    with scratch("qce-plugin-") as path:
+        yield path
 
 
 @pytest.mark.slow

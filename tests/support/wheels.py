@@ -4,8 +4,12 @@ system interpreter (the sandbox's user must read its files), run commands in it.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -29,3 +33,15 @@ def venv(path: Path) -> tuple[Path, Path]:
     base = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
     run(base, "-m", "venv", path, timeout=300)
     return path / "bin" / "python", path / "bin" / "qce"
+
+
+@contextmanager
+def scratch(prefix: str) -> Iterator[Path]:
+    """A world-traversable folder in /var/tmp (the sandbox's user runs a venv's interpreter and
+    reads the era interpreters there), removed afterwards."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir="/var/tmp"))
+    path.chmod(0o755)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from wheels import build_wheel
+from wheels import build_wheel, scratch
 from wheels import run as _run
 from wheels import venv as _venv
 
@@ -36,10 +36,8 @@ def _quickstart():
 @pytest.fixture
 def place():
     """A world-traversable scratch folder (the sandbox's user reads the era interpreters)."""
-    path = Path(tempfile.mkdtemp(prefix="qce-accept-", dir="/var/tmp"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    with scratch("qce-accept-") as path:
+        yield path
 
 
 @pytest.fixture(scope="module")
