@@ -58,10 +58,12 @@ def broken(tmp_path_factory, site) -> Path:
     (extra / "qce_empty.py").write_text("BENCHMARK = 'not a declaration'\n")
     (extra / "qce_clash.py").write_text("from dataclasses import replace\n\n"
                                         "from qce_throwaway import BENCHMARK as THROWAWAY\n\n"
-                                        "BENCHMARK = replace(THROWAWAY, name='qcoder')\n")
+                                        "BENCHMARK = replace(THROWAWAY, name='qcoder')\n"
+                                        "ALIASED = replace(THROWAWAY, name='other', "
+                                        "aliases=('HumanEval',))\n")
     _dist(extra, "qce-broken", "1.2", {"missing": "qce_no_such_module", "raises": "qce_raises",
                                        "empty": "qce_empty", "renamed": "qce_throwaway",
-                                       "qcoder": "qce_clash"})
+                                       "qcoder": "qce_clash", "other": "qce_clash:ALIASED"})
     return extra
 
 
@@ -164,13 +166,14 @@ def test_a_broken_plugin_is_one_line_and_the_others_stay(site, broken):
     listed = [line.split()[0] for line in proc.stdout.splitlines()[1:]]
     assert "throwaway" in listed and "qcoder" in listed
     lines = proc.stderr.splitlines()
-    assert len(lines) == 5, proc.stderr
+    assert len(lines) == 6, proc.stderr
     want = {
         "missing": "ModuleNotFoundError: No module named 'qce_no_such_module'",
         "raises": "RuntimeError: the plugin is broken",
         "empty": "qce_empty declares no Benchmark as BENCHMARK",
         "renamed": "the entry point 'renamed' names a declaration of 'throwaway'",
         "qcoder": "'qcoder' is already the built-in benchmark of that name",
+        "other": "its alias 'humaneval' names another benchmark",
     }
     for name, why in want.items():
         assert f"qce: benchmark plugin {name!r} (qce-broken 1.2) not loaded: {why}" in lines

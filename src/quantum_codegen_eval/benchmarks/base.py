@@ -205,6 +205,8 @@ def _discover() -> tuple[dict[str, Benchmark], dict[str, Origin]]:
             if bench.name in out:
                 raise _BadPlugin(f"{bench.name!r} is already the {origins[bench.name]} "
                                  "benchmark of that name")
+            if taken := _spellings(bench) & {a for b in out.values() for a in _spellings(b)}:
+                raise _BadPlugin(f"its alias {sorted(taken)[0]!r} names another benchmark")
         except Exception as exc:  # any failure of a plugin is its own, never the others'
             why = str(exc) if isinstance(exc, _BadPlugin) else f"{type(exc).__name__}: {exc}"
             print(f"qce: benchmark plugin {entry.name!r} ({dist} {version}) not loaded: "
@@ -237,13 +239,14 @@ def names() -> list[str]:
     return list(registry())
 
 
+def _spellings(bench: Benchmark) -> set[str]:
+    """The names :func:`get` accepts for ``bench``."""
+    return {form for alias in (bench.name, *bench.aliases)
+            for form in (alias.lower(), alias.lower().replace("_", "-"))}
+
+
 def _aliases() -> dict[str, str]:
-    out = {}
-    for bench in registry().values():
-        for alias in (bench.name, *bench.aliases):
-            out[alias.lower()] = bench.name
-            out[alias.lower().replace("_", "-")] = bench.name
-    return out
+    return {form: bench.name for bench in registry().values() for form in _spellings(bench)}
 
 
 def get(name: str) -> Benchmark:
