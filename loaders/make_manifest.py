@@ -29,7 +29,17 @@ from typing import Any
 
 from quantum_codegen_eval import upstream
 
-BENCHMARKS = ("qhack", "qcoder", "qiskit_humaneval", "quantum_katas")
+
+def upstream_benchmarks() -> tuple[str, ...]:
+    """The benchmarks built from pinned upstream repositories: those whose declared builder
+    defines ``REPOSITORIES`` (read from the registry; no list kept here)."""
+    from quantum_codegen_eval.benchmarks.base import registry
+
+    return tuple(name for name, bench in registry().items() if bench.builder
+                 and hasattr(importlib.import_module(bench.builder), "REPOSITORIES"))
+
+
+BENCHMARKS = upstream_benchmarks()
 SHIPPED = Path(__file__).resolve().parents[1] / "src" / "quantum_codegen_eval" / "data" / "manifests"
 
 
