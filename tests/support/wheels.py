@@ -22,8 +22,10 @@ def run(*cmd, env=None, cwd=None, timeout=900, rc=0) -> subprocess.CompletedProc
 
 
 def build_wheel(source: Path, outdir: Path) -> Path:
-    """The wheel of the project in ``source``, built into ``outdir``."""
-    run(sys.executable, "-m", "build", "--wheel", "--outdir", outdir, source, timeout=900)
+    """The wheel of the project in ``source``, built into ``outdir`` from its sdist (as a
+    release is: a ``build/`` folder left in ``source`` by an earlier build cannot leak stale
+    files into it)."""
+    run(sys.executable, "-m", "build", "--outdir", outdir, source, timeout=900)
     (built,) = Path(outdir).glob("*.whl")
     return built
 
