@@ -148,6 +148,13 @@ class FunctionTestJudge:
     #: ``"check"``: the test defines ``check(candidate)``; ``"tests"``: the test functions of
     #: :meth:`tests` are called in order, the candidate's functions bound as globals
     style: ClassVar[str] = "check"
+    #: whether the functions the test defines and passes to the candidate (oracles) cross, as
+    #: their source, to run in the candidate's process (``jobs/task_values``); never back
+    callbacks: ClassVar[bool] = False
+    #: a call whose random state (the test's) is the previous call's starts where the program's
+    #: previous call left its random state, as in one process (a test calling a random function
+    #: twice gets two draws); else every call starts from the test's state at that call
+    rng_continues: ClassVar[bool] = False
     #: the trusted test's random states are seeded and every call of the candidate starts from
     #: the state the test had at that call (a replay repeats the same run)
     deterministic = True
@@ -175,7 +182,7 @@ class FunctionTestJudge:
 
     def classes(self, problem: Any) -> tuple[str, ...]:
         """Classes the task defines whose instances cross between the test and the program, by
-        name: each side rebuilds them with its own class of that name (``jobs/task_classes``)."""
+        name: each side rebuilds them with its own class of that name (``jobs/task_values``)."""
         return ()
 
     def tests(self, problem: Any) -> tuple[str, ...]:
@@ -228,7 +235,7 @@ class FunctionTestJudge:
         tests = None if self.style == "check" else list(self.tests(problem))
         source = _embed.job_source(trusted, "main", self.test_source(problem),
                                    problem.entry_point, tests, list(self.functions(problem)),
-                                   list(self.classes(problem)))
+                                   list(self.classes(problem)), self.callbacks)
         return Job(source, id=f"{self._job_id(problem)}:t{st.rounds}",
                    files={trusted.KNOWN_FILE: known, trusted.RESULTS_FILE: body},
                    collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self._preload(problem),
@@ -238,8 +245,15 @@ class FunctionTestJudge:
         from ...execution import Job
 
         source = _embed.job_source(runner, "main", self.program(problem, completion),
-                                   problem.entry_point, list(self.classes(problem)))
-        calls = [_ask(c) for c in st.calls]
+                                   problem.entry_point, list(self.classes(problem)),
+                                   self.callbacks)
+        calls, before = [], None
+        for c, fp in zip(st.calls, st.fps, strict=True):
+            ask = _ask(c)
+            if self.rng_continues and fp[1] == before:  # the test drew nothing since
+                ask["rng"] = None
+            before = fp[1]
+            calls.append(ask)
         return Job(source, id=f"{self._job_id(problem)}:u{st.rounds + 1}",
                    files={runner.CALLS_FILE: json.dumps(calls)},
                    collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self._preload(problem))

@@ -14,7 +14,7 @@ from pathlib import Path
 from ...jobs import wire
 from . import frames
 from .codec import CODEC
-from .task_classes import with_classes
+from .task_values import program_function, with_classes
 
 CALLS_FILE = "__qce_calls.json"
 FRAMES_FILE = "__qce_frames.bin"
@@ -87,10 +87,11 @@ def _files():
     return out
 
 
-def main(program, entry_point, classes=()):
+def main(program, entry_point, classes=(), callbacks=False):
     """Run ``program``, then on each call of :data:`CALLS_FILE` its function named by the call's
     ``fn`` (by default ``entry_point``); instances of the program's ``classes`` (names) cross
-    as data (:mod:`.task_classes`)."""
+    as data, and with ``callbacks`` the test's functions passed as arguments are rebuilt here
+    (:mod:`.task_values`)."""
     calls = json.loads(Path(CALLS_FILE).read_text(encoding="utf-8"))
     out = open(FRAMES_FILE, "wb", buffering=0)  # noqa: SIM115 - written frame by frame
 
@@ -111,10 +112,11 @@ def main(program, entry_point, classes=()):
     if entry_point not in ns:
         raise NameError(f"name {entry_point!r} is not defined")
     frame(b"L")
-    codec = with_classes(CODEC, {n: ns.get(n) for n in classes})
+    codec = with_classes(CODEC, {n: ns.get(n) for n in classes},
+                         program=ns if callbacks else None)
     for call in calls:
         name = call.get("fn") or entry_point
-        rec, stop = _record(ns.get(name), call, name, codec)
+        rec, stop = _record(program_function(codec, ns, name), call, name, codec)
         frame(b"C", json.dumps(rec).encode())
         if stop:
             break
