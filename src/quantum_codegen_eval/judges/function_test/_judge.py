@@ -101,6 +101,7 @@ class _State:
     results: list[tuple[bytes, bytes]] = field(default_factory=list)  # first result frames
     died: dict[int, dict] = field(default_factory=dict)
     files: bytes | None = None
+    stub: bool = False  # the program reported that its entry point does nothing
     rounds: int = 0
     last_from: int = -1
     wall: float = 0.0
@@ -151,6 +152,9 @@ class FunctionTestJudge:
     #: whether the functions the test defines and passes to the candidate (oracles) cross, as
     #: their source, to run in the candidate's process (``jobs/task_values``); never back
     callbacks: ClassVar[bool] = False
+    #: a program whose entry point does nothing (a body that only returns None: the prompt's
+    #: stub) is ``WA`` even when the test accepts it (tests that only check that a call runs)
+    reject_stubs: ClassVar[bool] = False
     #: a call whose random state (the test's) is the previous call's starts where the program's
     #: previous call left its random state, as in one process (a test calling a random function
     #: twice gets two draws); else every call starts from the test's state at that call
@@ -319,6 +323,7 @@ class FunctionTestJudge:
                                  f"file-size limit): {exc}", evidence=BROKE_CONTRACT)
         if not got or got[0][0] != b"L":
             return self._top_level(problem, st, r)
+        st.stub = got[0][1] == b'{"stub": true}'
         calls = [f for f in got if f[0] == b"C"]
         files = [p for k, p in got if k == b"F"]
         st.files = files[-1] if files else None
@@ -384,6 +389,10 @@ class FunctionTestJudge:
     def _outcome(self, problem: Any, st: _State, out: dict) -> Verdict:
         result = out.get("result")
         if result == "pass":
+            if st.stub and self.reject_stubs:
+                return self._verdict(problem, st, "WA", f"{problem.entry_point}() does nothing "
+                                     "(its body only returns None: the prompt's stub); the test "
+                                     "accepts it, the judge does not", stub=True)
             return self._verdict(problem, st, "AC", "")
         if result == "fail":
             exc, origin = str(out.get("type")), out.get("origin")

@@ -63,6 +63,19 @@ def _record(fn, call, name="function", codec=CODEC):
     return rec, False
 
 
+def _does_nothing(fn):
+    """Whether ``fn`` is a Python function whose body only returns None (``pass``, a docstring,
+    comments: a prompt's stub). The program's own report: it can only count against it."""
+    import dis
+
+    try:
+        ops = [(i.opname, i.argval) for i in dis.get_instructions(fn)
+               if i.opname not in ("RESUME", "NOP", "CACHE")]
+    except Exception:
+        return False
+    return ops in ([("RETURN_CONST", None)], [("LOAD_CONST", None), ("RETURN_VALUE", None)])
+
+
 def _raise_site(exc):
     """The module whose code raised ``exc`` (its innermost frame; ``__main__``: the program)."""
     try:
@@ -111,7 +124,7 @@ def main(program, entry_point, classes=(), callbacks=False):
     exec(compile(program, path, "exec"), ns)
     if entry_point not in ns:
         raise NameError(f"name {entry_point!r} is not defined")
-    frame(b"L")
+    frame(b"L", b'{"stub": true}' if _does_nothing(ns[entry_point]) else b"")
     codec = with_classes(CODEC, {n: ns.get(n) for n in classes},
                          program=ns if callbacks else None)
     for call in calls:
