@@ -89,6 +89,10 @@ def test_what_the_judge_reads_of_a_task():
     assert helper_names(FLIP_TASK) == ("state_flip",) and task_classes(FLIP_TASK) == ()
 
 
+#: a test that accepts any bool (upstream's Teleportation/1.7 is of this kind)
+WEAK = Task("Teleportation/1.7", "def f(x: int) -> bool:\n    # Your code here\n    return True\n",
+            "def f(x):\n    return x > 0\n", "def test_f():\n    assert isinstance(f(1), bool)\n",
+            "f", "Teleportation")
 WITHOUT_HELPER = TABLE.split("def helper")[0] + '''
 def tt_and(a, b):
     return TruthTable(a.bits & b.bits, a.num_vars)
@@ -110,6 +114,8 @@ CASES = [
     ("task classes and enums cross", TABLE_TASK, TABLE, "AC"),
     ("the stub of a class task", TABLE_TASK, TABLE_PROMPT, "WA"),
     ("a helper the prompt asks for is missing", TABLE_TASK, WITHOUT_HELPER, "RE"),
+    ("a weak test: the solution", WEAK, WEAK.canonical_solution, "AC"),
+    ("a weak test: the stub, which it accepts", WEAK, WEAK.prompt, "WA"),
 ]
 
 
@@ -120,6 +126,8 @@ def test_verdicts(name, task, completion, status, judged):
     assert v.status == status, v.message
     if name == "a helper the prompt asks for is missing":
         assert "NameError" in v.message and "helper" in v.message
+    if name == "a weak test: the stub, which it accepts":
+        assert "f() does nothing" in v.message and v.details["stub"]
 
 
 @pytest.fixture(scope="module")

@@ -152,8 +152,9 @@ class FunctionTestJudge:
     #: whether the functions the test defines and passes to the candidate (oracles) cross, as
     #: their source, to run in the candidate's process (``jobs/task_values``); never back
     callbacks: ClassVar[bool] = False
-    #: a program whose entry point does nothing (a body that only returns None: the prompt's
-    #: stub) is ``WA`` even when the test accepts it (tests that only check that a call runs)
+    #: a program whose entry point does nothing (a body that only returns a constant: the
+    #: prompt's stub) is ``WA`` even when the test accepts it (tests that only check that a call
+    #: runs, or that it returns a bool)
     reject_stubs: ClassVar[bool] = False
     #: a call whose random state (the test's) is the previous call's starts where the program's
     #: previous call left its random state, as in one process (a test calling a random function
@@ -391,8 +392,8 @@ class FunctionTestJudge:
         if result == "pass":
             if st.stub and self.reject_stubs:
                 return self._verdict(problem, st, "WA", f"{problem.entry_point}() does nothing "
-                                     "(its body only returns None: the prompt's stub); the test "
-                                     "accepts it, the judge does not", stub=True)
+                                     "(its body only returns a constant: the prompt's stub); the "
+                                     "test accepts it, the judge does not", stub=True)
             return self._verdict(problem, st, "AC", "")
         if result == "fail":
             exc, origin = str(out.get("type")), out.get("origin")

@@ -64,8 +64,9 @@ def _record(fn, call, name="function", codec=CODEC):
 
 
 def _does_nothing(fn):
-    """Whether ``fn`` is a Python function whose body only returns None (``pass``, a docstring,
-    comments: a prompt's stub). The program's own report: it can only count against it."""
+    """Whether ``fn`` is a Python function whose body only returns a constant (``pass``,
+    ``return True``, a docstring, comments: a prompt's stub). The program's own report: it can
+    only count against it."""
     import dis
 
     try:
@@ -73,7 +74,8 @@ def _does_nothing(fn):
                if i.opname not in ("RESUME", "NOP", "CACHE")]
     except Exception:
         return False
-    return ops in ([("RETURN_CONST", None)], [("LOAD_CONST", None), ("RETURN_VALUE", None)])
+    names = [op for op, _ in ops]
+    return names in (["RETURN_CONST"], ["LOAD_CONST", "RETURN_VALUE"])
 
 
 def _raise_site(exc):
