@@ -13,6 +13,7 @@ descendant: ``getrusage``); wall seconds are the elapsed time of each side::
     QCE_GITHUB_URL=file://$PWD/../shared/upstream/github \\
         .venv/bin/python timing/quantum_katas.py --repeats 3 --markdown table.md
     .venv/bin/python timing/quantum_katas.py --only BasicGates/1.1 QFT/1.1 --repeats 1
+    .venv/bin/python timing/quantum_katas.py --every 10 --repeats 1   # 35 tasks
 
 The script's top level imports the standard library only: its ``--upstream-one`` mode is the
 per-task interpreter of (a) and must not import more than upstream does.
@@ -123,6 +124,8 @@ def main() -> None:
     ap.add_argument("--only", nargs="+", metavar="TASK_ID", help="these tasks only")
     ap.add_argument("--data-dir", help="a built quantum_katas folder (default: the cache)")
     ap.add_argument("--github-url", help="download base of the upstream archive")
+    ap.add_argument("--every", type=int, default=1, metavar="N",
+                    help="every N-th task only (a quick subset)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write every run's figures and verdicts here")
@@ -133,6 +136,7 @@ def main() -> None:
 
     problems = quantum_katas.problems(data_dir=args.data_dir)
     tasks = [problems[i] for i in args.only] if args.only else list(problems.values())
+    tasks = tasks[::args.every]
     evaluator = evaluator_path(args.github_url)
     rows, verdicts = [], {}
     with tempfile.TemporaryDirectory() as tmp:
