@@ -1,5 +1,5 @@
 """Issue 10's acceptance: only the built wheel, in a fresh virtual environment, with the download
-base at the local mirror of GitHub: ``qce build`` of all three upstream benchmarks without
+base at the local mirror of GitHub: ``qce build`` of all four upstream benchmarks without
 ``--source``, ``load_benchmark`` without ``data_dir``, and docs/quickstart.md's whole loop (``qce
 prompts``, a stub model, predictions, ``qce evaluate``, the report) for QHack 2023 and QCoder.
 
@@ -72,16 +72,32 @@ def test_wheel_builds_prompts_loads_and_evaluates(github_url, place, wheel):
     where = _run(py, "-c", "import quantum_codegen_eval as q; print(q.__file__)", env=env, cwd=work)
     assert str(venv) in where.stdout
 
-    # qce build of all three, no --source: downloaded from the mirror, verified, built
+    # qce build of all four, no --source: downloaded from the mirror, verified, built
     counts = {}
-    for name in ("qhack", "qcoder", "qiskit_humaneval"):
+    for name in ("qhack", "qcoder", "qiskit_humaneval", "quantum_katas"):
         proc = _run(qce, "build", name, "--out", work / "ds" / name, env=env, cwd=work)
         summary = json.loads(proc.stdout)
         counts[name] = summary.get("counts") or summary.get("rows")
     assert counts["qhack"]["2023"] == 28 and counts["qcoder"]["problems"] == 67
     assert counts["qiskit_humaneval"] == {"normal": 151, "hard": 151}
+    assert counts["quantum_katas"] == {"default": 350}
     archives = sorted(p.name for p in (cache / "downloads" / "github").rglob("*.tar.gz"))
-    assert len(archives) == 5, archives  # 3 QHack repositories + QCoder + Qiskit HumanEval
+    assert len(archives) == 6, archives  # 3 QHack repositories, QCoder, HumanEval, Katas
+
+    # Quantum Katas from the wheel: canonical solutions and stubs of three categories
+    from quantum_codegen_eval.benchmarks import quantum_katas
+
+    tasks = quantum_katas.problems(data_dir=work / "ds" / "quantum_katas")
+    ids = ("BasicGates/1.1", "TruthTables/4", "DeutschJozsa/3.1")
+    rows = [{"id": i, "completion": tasks[i].canonical_solution, "sample": 0} for i in ids]
+    rows += [{"id": i, "completion": tasks[i].prompt, "sample": 1} for i in ids]
+    (work / "katas.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    _run(qce, "evaluate", "katas.jsonl", "--benchmark", "quantum_katas", "-k", "1", "--out",
+         work / "katas-run", env=env, cwd=work)  # the dataset: built in the cache on first use
+    report = json.loads((work / "katas-run" / "report.json").read_text())
+    assert {r["key"]: r["status"] == "AC" for r in report["per_sample"]} == {
+        **{f"{i}#0": True for i in ids}, **{f"{i}#1": False for i in ids}}
+    assert report["summary"]["group_by"] == "category" and "codebleu" in report["summary"]
 
     # load_benchmark without data_dir: built in the cache on first use, the user told where
     code = ("from quantum_codegen_eval import load_benchmark\n"

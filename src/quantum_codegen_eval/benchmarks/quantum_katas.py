@@ -21,6 +21,22 @@ HUB_ID = "quantum-codegen-eval/quantum_katas"
 CONFIGS = ("default",)
 SPLIT = "test"
 FIELDS = ("task_id", "prompt", "canonical_solution", "test", "entry_point")
+#: task_id -> how upstream's own runner (``benchmark/evaluator.py``) fails the canonical solution
+#: (timing/quantum_katas.py runs it); every other canonical solution passes there and is AC here
+UPSTREAM_FAILURES: dict[str, str] = {
+    "GroversAlgorithm/2.2": "NameError: name 'np' is not defined",
+    "Superposition/2.3": "NameError: name 'ClassicalRegister' is not defined",
+    "CHSHGame/2.2": "NameError: name 'ClassicalRegister' is not defined",
+    "GHZGame/2.2": "NameError: name 'ClassicalRegister' is not defined",
+    "GHZGame/2.3": "NameError: name 'ClassicalRegister' is not defined",
+    "KeyDistribution_BB84/3.1": "NameError: name 'ClassicalRegister' is not defined",
+    "Teleportation/1.5": "NameError: name 'QuantumRegister' is not defined",
+    "GraphColoring/9": "CircuitError: 'duplicate bit arguments'",
+    "MarkingOracles/3": "AssertionError: State |00⟩ should be marked",
+    "PhaseEstimation/7": "AssertionError: Estimated ..., expected ~1.5707963267948966",
+    "QEC_BitFlipCode/9": "AssertionError: No error should be detected for |111⟩",
+    "UnitaryPatterns/13": "AssertionError: Expected [0.70710678+0.j 0.+0.70710678j], got ...",
+}
 
 
 @dataclass(frozen=True)

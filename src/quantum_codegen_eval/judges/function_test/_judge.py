@@ -101,6 +101,7 @@ class _State:
     results: list[tuple[bytes, bytes]] = field(default_factory=list)  # first result frames
     died: dict[int, dict] = field(default_factory=dict)
     files: bytes | None = None
+    stub: bool = False  # the program reported that its entry point does nothing
     rounds: int = 0
     last_from: int = -1
     wall: float = 0.0
@@ -148,6 +149,17 @@ class FunctionTestJudge:
     #: ``"check"``: the test defines ``check(candidate)``; ``"tests"``: the test functions of
     #: :meth:`tests` are called in order, the candidate's functions bound as globals
     style: ClassVar[str] = "check"
+    #: whether the functions the test defines and passes to the candidate (oracles) cross, as
+    #: their source, to run in the candidate's process (``jobs/task_values``); never back
+    callbacks: ClassVar[bool] = False
+    #: a program whose entry point does nothing (a body that only returns a constant: the
+    #: prompt's stub) is ``WA`` even when the test accepts it (tests that only check that a call
+    #: runs, or that it returns a bool)
+    reject_stubs: ClassVar[bool] = False
+    #: a call whose random state (the test's) is the previous call's starts where the program's
+    #: previous call left its random state, as in one process (a test calling a random function
+    #: twice gets two draws); else every call starts from the test's state at that call
+    rng_continues: ClassVar[bool] = False
     #: the trusted test's random states are seeded and every call of the candidate starts from
     #: the state the test had at that call (a replay repeats the same run)
     deterministic = True
@@ -175,7 +187,7 @@ class FunctionTestJudge:
 
     def classes(self, problem: Any) -> tuple[str, ...]:
         """Classes the task defines whose instances cross between the test and the program, by
-        name: each side rebuilds them with its own class of that name (``jobs/task_classes``)."""
+        name: each side rebuilds them with its own class of that name (``jobs/task_values``)."""
         return ()
 
     def tests(self, problem: Any) -> tuple[str, ...]:
@@ -228,7 +240,7 @@ class FunctionTestJudge:
         tests = None if self.style == "check" else list(self.tests(problem))
         source = _embed.job_source(trusted, "main", self.test_source(problem),
                                    problem.entry_point, tests, list(self.functions(problem)),
-                                   list(self.classes(problem)))
+                                   list(self.classes(problem)), self.callbacks)
         return Job(source, id=f"{self._job_id(problem)}:t{st.rounds}",
                    files={trusted.KNOWN_FILE: known, trusted.RESULTS_FILE: body},
                    collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self._preload(problem),
@@ -238,8 +250,15 @@ class FunctionTestJudge:
         from ...execution import Job
 
         source = _embed.job_source(runner, "main", self.program(problem, completion),
-                                   problem.entry_point, list(self.classes(problem)))
-        calls = [_ask(c) for c in st.calls]
+                                   problem.entry_point, list(self.classes(problem)),
+                                   self.callbacks)
+        calls, before = [], None
+        for c, fp in zip(st.calls, st.fps, strict=True):
+            ask = _ask(c)
+            if self.rng_continues and fp[1] == before:  # the test drew nothing since
+                ask["rng"] = None
+            before = fp[1]
+            calls.append(ask)
         return Job(source, id=f"{self._job_id(problem)}:u{st.rounds + 1}",
                    files={runner.CALLS_FILE: json.dumps(calls)},
                    collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self._preload(problem))
@@ -305,6 +324,7 @@ class FunctionTestJudge:
                                  f"file-size limit): {exc}", evidence=BROKE_CONTRACT)
         if not got or got[0][0] != b"L":
             return self._top_level(problem, st, r)
+        st.stub = got[0][1] == b'{"stub": true}'
         calls = [f for f in got if f[0] == b"C"]
         files = [p for k, p in got if k == b"F"]
         st.files = files[-1] if files else None
@@ -370,6 +390,10 @@ class FunctionTestJudge:
     def _outcome(self, problem: Any, st: _State, out: dict) -> Verdict:
         result = out.get("result")
         if result == "pass":
+            if st.stub and self.reject_stubs:
+                return self._verdict(problem, st, "WA", f"{problem.entry_point}() does nothing "
+                                     "(its body only returns a constant: the prompt's stub); the "
+                                     "test accepts it, the judge does not", stub=True)
             return self._verdict(problem, st, "AC", "")
         if result == "fail":
             exc, origin = str(out.get("type")), out.get("origin")

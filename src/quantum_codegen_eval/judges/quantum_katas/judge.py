@@ -64,6 +64,9 @@ class QuantumKatasJudge(FunctionTestJudge):
     benchmark: str = BENCHMARK
 
     style: ClassVar[str] = "tests"
+    callbacks: ClassVar[bool] = True
+    rng_continues: ClassVar[bool] = True
+    reject_stubs: ClassVar[bool] = True
 
     def test_source(self, problem: Any) -> str:
         return problem.canonical_solution.rstrip() + "\n\n\n" + problem.test.rstrip() + "\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 from ...jobs import wire
 from . import frames
 from .codec import CODEC
-from .task_classes import with_classes
+from .task_values import program_function, with_classes
 
 CALLS_FILE = "__qce_calls.json"
 FRAMES_FILE = "__qce_frames.bin"
@@ -63,6 +63,21 @@ def _record(fn, call, name="function", codec=CODEC):
     return rec, False
 
 
+def _does_nothing(fn):
+    """Whether ``fn`` is a Python function whose body only returns a constant (``pass``,
+    ``return True``, a docstring, comments: a prompt's stub). The program's own report: it can
+    only count against it."""
+    import dis
+
+    try:
+        ops = [(i.opname, i.argval) for i in dis.get_instructions(fn)
+               if i.opname not in ("RESUME", "NOP", "CACHE")]
+    except Exception:
+        return False
+    names = [op for op, _ in ops]
+    return names in (["RETURN_CONST"], ["LOAD_CONST", "RETURN_VALUE"])
+
+
 def _raise_site(exc):
     """The module whose code raised ``exc`` (its innermost frame; ``__main__``: the program)."""
     try:
@@ -87,10 +102,11 @@ def _files():
     return out
 
 
-def main(program, entry_point, classes=()):
+def main(program, entry_point, classes=(), callbacks=False):
     """Run ``program``, then on each call of :data:`CALLS_FILE` its function named by the call's
     ``fn`` (by default ``entry_point``); instances of the program's ``classes`` (names) cross
-    as data (:mod:`.task_classes`)."""
+    as data, and with ``callbacks`` the test's functions passed as arguments are rebuilt here
+    (:mod:`.task_values`)."""
     calls = json.loads(Path(CALLS_FILE).read_text(encoding="utf-8"))
     out = open(FRAMES_FILE, "wb", buffering=0)  # noqa: SIM115 - written frame by frame
 
@@ -110,11 +126,12 @@ def main(program, entry_point, classes=()):
     exec(compile(program, path, "exec"), ns)
     if entry_point not in ns:
         raise NameError(f"name {entry_point!r} is not defined")
-    frame(b"L")
-    codec = with_classes(CODEC, {n: ns.get(n) for n in classes})
+    frame(b"L", b'{"stub": true}' if _does_nothing(ns[entry_point]) else b"")
+    codec = with_classes(CODEC, {n: ns.get(n) for n in classes},
+                         program=ns if callbacks else None)
     for call in calls:
         name = call.get("fn") or entry_point
-        rec, stop = _record(ns.get(name), call, name, codec)
+        rec, stop = _record(program_function(codec, ns, name), call, name, codec)
         frame(b"C", json.dumps(rec).encode())
         if stop:
             break

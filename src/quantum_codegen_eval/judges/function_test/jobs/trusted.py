@@ -26,7 +26,7 @@ from pathlib import Path
 from ...jobs import wire, wire_qiskit
 from . import frames
 from .codec import CODEC
-from .task_classes import with_classes
+from .task_values import with_classes
 
 KNOWN_FILE = "__qce_known.json"
 RESULTS_FILE = "__qce_results.bin"
@@ -288,11 +288,12 @@ class Proxy:
         return Pending()
 
 
-def main(check_source, entry_point, tests=None, names=(), classes=()):
+def main(check_source, entry_point, tests=None, names=(), classes=(), callbacks=False):
     """Run the test on a proxy of the candidate; the outcome to :data:`OUT_FILE`. ``tests``:
     ``None`` calls ``check(candidate)``; else the names of the test functions called in order,
     with ``entry_point`` and each of ``names`` bound to the candidate's function of that name.
-    Instances of the test's ``classes`` (names) cross as data (:mod:`.task_classes`)."""
+    Instances of the test's ``classes`` (names) cross as data, and with ``callbacks`` so do the
+    test's functions passed to the program (:mod:`.task_values`)."""
     known = json.loads(Path(KNOWN_FILE).read_text(encoding="utf-8"))
     got = frames.split(Path(RESULTS_FILE).read_bytes())
     results = [f for f in got if f[0] in (b"C", b"D")]
@@ -346,7 +347,9 @@ def main(check_source, entry_point, tests=None, names=(), classes=()):
     stage = "setup"  # where an exception not re-raised from the candidate comes from
     try:
         exec(compile(check_source, "<test>", "exec"), ns)
-        proxy.codec = with_classes(CODEC, {n: ns.get(n) for n in classes})
+        proxy.codec = with_classes(CODEC, {n: ns.get(n) for n in classes},
+                                   check_source if callbacks else None,
+                                   call=proxy.call if callbacks else None)
         ns[entry_point] = candidate
         for name in names:
             if name != entry_point:
