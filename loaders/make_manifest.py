@@ -52,7 +52,8 @@ def make_manifest(benchmark: str, source: Any = None, *, github_url: str | None 
                                   probes=getattr(mod, "PROBES", None), progress=progress) as trees:
         problems = mod.manifest_entries(trees)
         files = {k: dict(t.reads) for k, t in trees.items()}
-    return upstream.Manifest(benchmark, dict(repos), files, problems).to_dict()
+    return upstream.Manifest(benchmark, dict(repos), files, problems,
+                             f"python loaders/make_manifest.py {benchmark}").to_dict()
 
 
 def dumps(manifest: dict[str, Any]) -> str:

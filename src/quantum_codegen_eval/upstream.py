@@ -1,7 +1,8 @@
 """Upstream repositories: download at a pinned commit, cache, unpack, verify against a manifest.
 
-A benchmark's builder never reads loose files: it opens the upstream repositories named by its
-**manifest** (shipped in ``quantum_codegen_eval/data/manifests/<benchmark>.json``) and reads
+This layer knows archives, commits and files, nothing of what they are for. A builder never
+reads loose files: it opens the upstream repositories named by a **manifest** (shipped as
+``quantum_codegen_eval/data/manifests/<name>.json``; a benchmark's builder names its own) and reads
 through a :class:`Tree`, which hands out only files the manifest lists, each checked against its
 git blob SHA-1 (a mismatch is an :class:`VerificationError` naming the file).
 
@@ -9,14 +10,14 @@ Manifest format (``format: 1``)::
 
     {
       "format": 1,
-      "benchmark": "qcoder",
-      "generated_by": "python loaders/make_manifest.py qcoder",
+      "name": "<name>",                       # the file's name, nothing more
+      "generated_by": "<what wrote it>",      # free text
       "repositories": {                       # key -> one repository at one commit
-        "qcoder": {"repo": "QCoder-Bench/QCoder-Benchmark", "commit": "<40 hex>",
-                   "files": {"codes/rules.txt": "<git blob sha1>", ...}}
+        "main": {"repo": "<owner>/<repo>", "commit": "<40 hex>",
+                 "files": {"<path>": "<git blob sha1>", ...}}
       },
       "problems": [                           # facts per problem, owned by the builder
-        {"id": "QPC001_A1", "repository": "qcoder", "path": "codes/Problems/QPC001_A1.txt", ...}
+        {"id": "<problem id>", "repository": "main", "path": "<file in that repository>", ...}
       ]
     }
 
@@ -26,9 +27,9 @@ Manifest format (``format: 1``)::
 API::
 
     Repo(owner, name, commit)              .slug, .top, .url(base)
-    load_manifest(benchmark) -> Manifest   .repositories {key: Repo}, .files {key: {path: sha}},
+    load_manifest(name) -> Manifest        .repositories {key: Repo}, .files {key: {path: sha}},
                                            .problems [dict], .problem(id)
-    repositories(benchmark) -> {key: Repo}  just the pins (any manifest version)
+    repositories(name) -> {key: Repo}       just the pins (any manifest version)
     downloaded(repos, github_url=None, progress=True)
         context manager -> a folder holding each repository unpacked (from the cache)
     open_trees(manifest, source=None, *, github_url=None, progress=True)
@@ -134,16 +135,20 @@ class Repo:
 
 @dataclass
 class Manifest:
-    benchmark: str
+    """The pinned repositories and the verified files of one manifest (``name``: its file's
+    name); ``problems`` are facts its builder owns, passed through untouched."""
+
+    name: str
     repositories: dict[str, Repo]
     files: dict[str, dict[str, str]]
     problems: list[dict[str, Any]] = field(default_factory=list)
+    generated_by: str = ""
 
     def problem(self, problem_id: str) -> dict[str, Any]:
         for p in self.problems:
             if p["id"] == problem_id:
                 return p
-        raise KeyError(f"{self.benchmark} manifest: no problem {problem_id!r}")
+        raise KeyError(f"{self.name} manifest: no problem {problem_id!r}")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Manifest:
@@ -153,13 +158,14 @@ class Manifest:
         for key, spec in data["repositories"].items():
             repos[key] = Repo.parse(spec["repo"], spec["commit"])
             files[key] = dict(spec["files"])
-        return cls(data["benchmark"], repos, files, list(data.get("problems", [])))
+        return cls(data["name"], repos, files, list(data.get("problems", [])),
+                   data.get("generated_by", ""))
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": MANIFEST_FORMAT,
-            "benchmark": self.benchmark,
-            "generated_by": f"python loaders/make_manifest.py {self.benchmark}",
+            "name": self.name,
+            "generated_by": self.generated_by,
             "repositories": {k: {"repo": r.slug, "commit": r.commit,
                                  "files": dict(sorted(self.files[k].items()))}
                              for k, r in self.repositories.items()},
@@ -167,25 +173,25 @@ class Manifest:
         }
 
 
-def manifest_path(benchmark: str):
-    return resources.files("quantum_codegen_eval") / "data" / "manifests" / f"{benchmark}.json"
+def manifest_path(name: str):
+    return resources.files("quantum_codegen_eval") / "data" / "manifests" / f"{name}.json"
 
 
-def repositories(benchmark: str) -> dict[str, Repo]:
-    """The pinned repositories of ``benchmark``'s shipped manifest (only its ``repositories``
+def repositories(name: str) -> dict[str, Repo]:
+    """The pinned repositories of the shipped manifest ``name`` (only its ``repositories``
     table is read, ``{key: {"repo", "commit", ...}}``, so any manifest version will do)."""
-    path = manifest_path(benchmark)
+    path = manifest_path(name)
     if not path.is_file():
-        raise UpstreamError(f"no upstream manifest for {benchmark!r} in this package")
+        raise UpstreamError(f"no upstream manifest {name!r} in this package")
     table = json.loads(path.read_text(encoding="utf-8"))["repositories"]
     return {key: Repo.parse(spec["repo"], spec["commit"]) for key, spec in table.items()}
 
 
-def load_manifest(benchmark: str) -> Manifest:
-    """The shipped manifest of ``benchmark``."""
-    path = manifest_path(benchmark)
+def load_manifest(name: str) -> Manifest:
+    """The shipped manifest ``name``."""
+    path = manifest_path(name)
     if not path.is_file():
-        raise UpstreamError(f"no upstream manifest for {benchmark!r} in this package")
+        raise UpstreamError(f"no upstream manifest {name!r} in this package")
     return Manifest.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
 

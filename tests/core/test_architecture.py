@@ -7,6 +7,7 @@ included, ``if TYPE_CHECKING:`` blocks excluded), so a lazy import counts like a
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -291,3 +292,11 @@ def test_a_program_in_a_string_is_found(source):
 ])
 def test_text_that_is_not_a_program_is_not_found(source):
     assert not _programs_in_strings("m", source)
+
+
+def test_the_download_layer_names_no_benchmark():
+    """upstream.py knows archives, commits and files: no benchmark's name appears in it."""
+    from quantum_codegen_eval.benchmarks.base import names
+
+    text = (SRC / "upstream.py").read_text(encoding="utf-8")
+    assert not [n for n in names() if re.search(rf"\b{re.escape(n)}\b", text)]
