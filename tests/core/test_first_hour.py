@@ -153,7 +153,7 @@ def test_all_unknown_ids_count_nothing_and_exit_3(tmp_path):
                              "contamination, publish-run)"),
     (["evaluate", "p.jsonl", "--benchmark", "qhak"],
      "qce evaluate: unknown benchmark 'qhak'; known: pennysynth, qcoder, qhack, qiskit_humaneval, "
-     "sample; did you mean 'qhack'?"),
+     "quantum_katas, sample; did you mean 'qhack'?"),
     (["evaluate", "p.jsonl", "--benchmark", "sample", "--config", "qiskt"],
      "qce evaluate: unknown sample config 'qiskt'; known: all, pennylane, qiskit; did you mean "
      "'qiskit'?"),
