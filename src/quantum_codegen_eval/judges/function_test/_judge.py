@@ -147,11 +147,23 @@ class FunctionTestJudge:
     """Base of the judges that call the candidate's function(s) and check the results in a
     trusted process (module docstring: stages, status mapping).
 
-    A subclass sets ``benchmark`` and :attr:`style` and defines :meth:`test_source`; it may
-    override :meth:`program`, :meth:`functions`, :meth:`classes`, :meth:`tests`,
-    :meth:`stub_returns`, :meth:`unjudgeable` and :meth:`task_details`. ``time_limit``: CPU seconds per job; ``preload``: what the sandbox
-    worker imports once before forking a problem's jobs, or a function of the problem giving it.
-    The problem needs ``task_id`` and ``entry_point``; its ``config`` (if any) names the jobs.
+    A subclass sets ``benchmark`` and :attr:`style` (and the options :attr:`callbacks`,
+    :attr:`rng_continues`) and defines :meth:`test_source`; it may override :meth:`program`,
+    :meth:`functions`, :meth:`classes`, :meth:`tests`, :meth:`stub_returns`,
+    :meth:`unjudgeable` and :meth:`task_details`. ``time_limit``: CPU seconds per job;
+    ``preload``: what the sandbox worker imports once before forking a problem's jobs, or a
+    function of the problem giving it. The problem needs ``task_id`` and ``entry_point``; its
+    ``config`` (if any) names the jobs.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class MyJudge(FunctionTestJudge):
+    ...     benchmark: str = "mine"
+    ...     style = "tests"
+    ...     def test_source(self, problem):
+    ...         return problem.test  # its test_* functions
+    >>> MyJudge().max_stages
+    81
     """
 
     time_limit: float = DEFAULT_TIME_LIMIT
