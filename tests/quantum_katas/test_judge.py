@@ -127,7 +127,7 @@ def test_verdicts(name, task, completion, status, judged):
     if name == "a helper the prompt asks for is missing":
         assert "NameError" in v.message and "helper" in v.message
     if name == "a weak test: the stub, which it accepts":
-        assert "f() does nothing" in v.message and v.details["stub"]
+        assert "f() is the prompt's stub" in v.message and v.details["stub"]
 
 
 @pytest.fixture(scope="module")

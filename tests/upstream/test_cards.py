@@ -13,7 +13,8 @@ from huggingface_hub import DatasetCard, DatasetCardData
 pytestmark = pytest.mark.upstream
 
 SAMPLE_SUBMISSIONS = Path(__file__).parents[1] / "qcoder" / "data" / "sample_submissions.jsonl"
-BUILDS = {"qiskit_humaneval": {}, "qhack": {}, "qcoder": {"submissions": str(SAMPLE_SUBMISSIONS)},
+BUILDS = {"qiskit_humaneval": {}, "quantum_katas": {}, "qhack": {},
+          "qcoder": {"submissions": str(SAMPLE_SUBMISSIONS)},
           "qcoder-problems-only": {}}
 #: license identifiers the Hub lists (the ones these cards may use)
 HUB_LICENSES = {"apache-2.0", "mit", "cc-by-4.0", "unknown", "other"}

@@ -101,11 +101,24 @@ class _State:
     results: list[tuple[bytes, bytes]] = field(default_factory=list)  # first result frames
     died: dict[int, dict] = field(default_factory=dict)
     files: bytes | None = None
-    stub: bool = False  # the program reported that its entry point does nothing
+    const: list | None = None  # [value]: the program reported its entry point only returns it
     rounds: int = 0
     last_from: int = -1
     wall: float = 0.0
     cpu: float = 0.0   # CPU seconds of every job so far (the round budget)
+
+
+def _constant(payload: bytes) -> list | None:
+    """The program's report that its entry point only returns a constant: ``[value]``."""
+    if not payload or len(payload) > 200:
+        return None
+    try:
+        out = json.loads(payload)
+    except ValueError:
+        return None
+    ok = isinstance(out, dict) and "const" in out and (
+        out["const"] is None or type(out["const"]) in (bool, int, float, str))
+    return [out["const"]] if ok else None
 
 
 def _ask(call: dict) -> dict:
@@ -134,11 +147,23 @@ class FunctionTestJudge:
     """Base of the judges that call the candidate's function(s) and check the results in a
     trusted process (module docstring: stages, status mapping).
 
-    A subclass sets ``benchmark`` and :attr:`style` and defines :meth:`test_source`; it may
-    override :meth:`program`, :meth:`functions`, :meth:`classes`, :meth:`tests`,
-    :meth:`unjudgeable` and :meth:`task_details`. ``time_limit``: CPU seconds per job; ``preload``: what the sandbox
-    worker imports once before forking a problem's jobs, or a function of the problem giving it.
-    The problem needs ``task_id`` and ``entry_point``; its ``config`` (if any) names the jobs.
+    A subclass sets ``benchmark`` and :attr:`style` (and the options :attr:`callbacks`,
+    :attr:`rng_continues`) and defines :meth:`test_source`; it may override :meth:`program`,
+    :meth:`functions`, :meth:`classes`, :meth:`tests`, :meth:`stub_returns`,
+    :meth:`unjudgeable` and :meth:`task_details`. ``time_limit``: CPU seconds per job;
+    ``preload``: what the sandbox worker imports once before forking a problem's jobs, or a
+    function of the problem giving it. The problem needs ``task_id`` and ``entry_point``; its
+    ``config`` (if any) names the jobs.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class MyJudge(FunctionTestJudge):
+    ...     benchmark: str = "mine"
+    ...     style = "tests"
+    ...     def test_source(self, problem):
+    ...         return problem.test  # its test_* functions
+    >>> MyJudge().max_stages
+    81
     """
 
     time_limit: float = DEFAULT_TIME_LIMIT
@@ -152,10 +177,6 @@ class FunctionTestJudge:
     #: whether the functions the test defines and passes to the candidate (oracles) cross, as
     #: their source, to run in the candidate's process (``jobs/task_values``); never back
     callbacks: ClassVar[bool] = False
-    #: a program whose entry point does nothing (a body that only returns a constant: the
-    #: prompt's stub) is ``WA`` even when the test accepts it (tests that only check that a call
-    #: runs, or that it returns a bool)
-    reject_stubs: ClassVar[bool] = False
     #: a call whose random state (the test's) is the previous call's starts where the program's
     #: previous call left its random state, as in one process (a test calling a random function
     #: twice gets two draws); else every call starts from the test's state at that call
@@ -193,6 +214,12 @@ class FunctionTestJudge:
     def tests(self, problem: Any) -> tuple[str, ...]:
         """Style ``"tests"``: the test functions called, in order."""
         return test_functions(self.test_source(problem))
+
+    def stub_returns(self, problem: Any) -> list | None:
+        """``[value]`` when the prompt's entry point is a stub that only returns ``value``
+        (``pass``: ``None``): a program whose entry point only returns the same is ``WA`` even
+        when the test accepts it; ``None``: no such rule."""
+        return None
 
     def unjudgeable(self, problem: Any) -> str:
         """Why a non-AC verdict on ``problem`` is a judge error ('' when it is not): a task the
@@ -324,7 +351,7 @@ class FunctionTestJudge:
                                  f"file-size limit): {exc}", evidence=BROKE_CONTRACT)
         if not got or got[0][0] != b"L":
             return self._top_level(problem, st, r)
-        st.stub = got[0][1] == b'{"stub": true}'
+        st.const = _constant(got[0][1])
         calls = [f for f in got if f[0] == b"C"]
         files = [p for k, p in got if k == b"F"]
         st.files = files[-1] if files else None
@@ -390,9 +417,10 @@ class FunctionTestJudge:
     def _outcome(self, problem: Any, st: _State, out: dict) -> Verdict:
         result = out.get("result")
         if result == "pass":
-            if st.stub and self.reject_stubs:
-                return self._verdict(problem, st, "WA", f"{problem.entry_point}() does nothing "
-                                     "(its body only returns a constant: the prompt's stub); the "
+            stub = self.stub_returns(problem) if st.const is not None else None
+            if stub is not None and type(stub[0]) is type(st.const[0]) and stub == st.const:
+                return self._verdict(problem, st, "WA", f"{problem.entry_point}() is the "
+                                     f"prompt's stub (its body only returns {stub[0]!r}); the "
                                      "test accepts it, the judge does not", stub=True)
             return self._verdict(problem, st, "AC", "")
         if result == "fail":

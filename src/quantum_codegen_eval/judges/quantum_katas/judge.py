@@ -48,6 +48,29 @@ def task_classes(task: Any) -> tuple[str, ...]:
     return tuple(_top_level(task.prompt, (ast.ClassDef,)))
 
 
+def stub_returns(task: Any) -> list | None:
+    """``[value]`` when the prompt's entry point only returns ``value`` (``pass``, a docstring
+    and comments: ``None``; ``return True``: ``True``), else ``None``."""
+    try:
+        tree = ast.parse(task.prompt)
+    except SyntaxError:
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == task.entry_point:
+            body = [n for n in node.body if not isinstance(n, ast.Pass) and not (
+                isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+            if not body:
+                return [None]
+            if len(body) == 1 and isinstance(body[0], ast.Return):
+                value = body[0].value
+                if value is None:
+                    return [None]
+                if isinstance(value, ast.Constant):
+                    return [value.value]
+            return None
+    return None
+
+
 def upstream_tests(task: Any) -> tuple[str, ...]:
     """The test function upstream's runner calls: ``test_<entry_point>``, else the first
     ``test_*`` (none: the task's test cannot run)."""
@@ -66,7 +89,6 @@ class QuantumKatasJudge(FunctionTestJudge):
     style: ClassVar[str] = "tests"
     callbacks: ClassVar[bool] = True
     rng_continues: ClassVar[bool] = True
-    reject_stubs: ClassVar[bool] = True
 
     def test_source(self, problem: Any) -> str:
         return problem.canonical_solution.rstrip() + "\n\n\n" + problem.test.rstrip() + "\n"
@@ -79,6 +101,9 @@ class QuantumKatasJudge(FunctionTestJudge):
 
     def tests(self, problem: Any) -> tuple[str, ...]:
         return upstream_tests(problem)
+
+    def stub_returns(self, problem: Any) -> list | None:
+        return stub_returns(problem)
 
     def task_details(self, problem: Any) -> dict[str, Any]:
         return {"category": getattr(problem, "category", "")}

@@ -63,19 +63,23 @@ def _record(fn, call, name="function", codec=CODEC):
     return rec, False
 
 
-def _does_nothing(fn):
-    """Whether ``fn`` is a Python function whose body only returns a constant (``pass``,
-    ``return True``, a docstring, comments: a prompt's stub). The program's own report: it can
-    only count against it."""
+def _constant_report(fn):
+    """``{"const": value}`` (JSON) when ``fn`` is a Python function whose body only returns a
+    constant (``pass``, ``return True``, a docstring, comments), else empty. The program's own
+    report: the judge compares it with the prompt's stub, so it can only count against it."""
     import dis
 
     try:
         ops = [(i.opname, i.argval) for i in dis.get_instructions(fn)
                if i.opname not in ("RESUME", "NOP", "CACHE")]
+        if [op for op, _ in ops] not in (["RETURN_CONST"], ["LOAD_CONST", "RETURN_VALUE"]):
+            return b""
+        value = ops[0][1]
+        if value is None or type(value) in (bool, int, float, str):
+            return json.dumps({"const": value})[:200].encode()
     except Exception:
-        return False
-    names = [op for op, _ in ops]
-    return names in (["RETURN_CONST"], ["LOAD_CONST", "RETURN_VALUE"])
+        pass
+    return b""
 
 
 def _raise_site(exc):
@@ -126,7 +130,7 @@ def main(program, entry_point, classes=(), callbacks=False):
     exec(compile(program, path, "exec"), ns)
     if entry_point not in ns:
         raise NameError(f"name {entry_point!r} is not defined")
-    frame(b"L", b'{"stub": true}' if _does_nothing(ns[entry_point]) else b"")
+    frame(b"L", _constant_report(ns[entry_point]))
     codec = with_classes(CODEC, {n: ns.get(n) for n in classes},
                          program=ns if callbacks else None)
     for call in calls:
