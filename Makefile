@@ -16,12 +16,12 @@ endif
 # reinstalled only when the package's declaration or its version changes (the install is
 # editable: source changes need none)
 STAMP := $(VENV)/.qce-installed
-LINTED := src loaders dataset_cards tests timing
+LINTED := src loaders dataset_cards tests timing examples setup.py
 
 .PHONY: install test test-fast lint demo
 install: $(STAMP)
 
-$(STAMP): pyproject.toml src/quantum_codegen_eval/__init__.py
+$(STAMP): pyproject.toml setup.py src/quantum_codegen_eval/__init__.py
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
 	$(VENV)/bin/python -m pip install -q -e '.[all,test,docs,inspect,lm-eval]'

@@ -12,7 +12,7 @@ Each builder module (``loaders/<benchmark>.py``) owns its facts and provides::
 
 Usage (from the repository root)::
 
-    python loaders/make_manifest.py qcoder qiskit_humaneval qhack    # download at the pins
+    python loaders/make_manifest.py qcoder qiskit_humaneval qhack quantum_katas   # at the pins
     python loaders/make_manifest.py --github-url file:///path/to/mirror --check qcoder
 
 ``--check`` compares with the shipped file instead of writing it (exit 1 on a difference).
@@ -29,7 +29,17 @@ from typing import Any
 
 from quantum_codegen_eval import upstream
 
-BENCHMARKS = ("qhack", "qcoder", "qiskit_humaneval")
+
+def upstream_benchmarks() -> tuple[str, ...]:
+    """The benchmarks built from pinned upstream repositories: those whose declared builder
+    defines ``REPOSITORIES`` (read from the registry; no list kept here)."""
+    from quantum_codegen_eval.benchmarks.base import registry
+
+    return tuple(name for name, bench in registry().items() if bench.builder
+                 and hasattr(importlib.import_module(bench.builder), "REPOSITORIES"))
+
+
+BENCHMARKS = upstream_benchmarks()
 SHIPPED = Path(__file__).resolve().parents[1] / "src" / "quantum_codegen_eval" / "data" / "manifests"
 
 

@@ -2,6 +2,7 @@
 
 Subcommands (their shape is fixed; see docs/cli.md)::
 
+    qce benchmarks [--json]                        every benchmark: where from, judged, configs
     qce build <dataset> --out DIR [--source PATH] [--github-url URL]   upstream -> dataset folder
     qce prompts <benchmark> [--config C] [--data-dir DIR] --out FILE   {id, prompt} per problem
                 [--rag CORPUS [--top-k 5] [--threshold 0.6] [--retriever bm25|embedding]]
@@ -67,6 +68,10 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="qce", description="Evaluate LLM-generated quantum code.")
     p.add_argument("--version", action="version", version=f"qce {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    bl = sub.add_parser("benchmarks", help="list every benchmark, built-in or plugin: where it "
+                        "comes from, whether it has a judge, its configs")
+    bl.add_argument("--json", action="store_true", help="print one JSON object per benchmark")
 
     b = sub.add_parser("build", help="build a Hub-ready dataset folder from upstream material")
     b.add_argument("dataset", help=f"one of: {', '.join(_builders())}")
@@ -271,6 +276,24 @@ def _options(pairs: list[str]) -> dict[str, str]:
         key, value = pair.split("=", 1)
         out[key.replace("-", "_")] = value
     return out
+
+
+def _cmd_benchmarks(args: argparse.Namespace) -> int:
+    from .benchmarks.base import origin, registry
+
+    rows = [{"name": b.name, "source": str(origin(b.name)), "judged": b.judge is not None,
+             "configs": list(b.configs), "judged_configs": list(b.record_configs if b.judge else ()),
+             "module": b.module, "description": b.description} for b in registry().values()]
+    if args.json:
+        print("\n".join(json.dumps(row) for row in rows))
+        return EXIT_OK
+    width = max((len(r["name"]) for r in rows), default=4)
+    source = max((len(r["source"]) for r in rows), default=6)
+    print(f"{'name':<{width}}  {'source':<{source}}  judged  configs")
+    for r in rows:
+        print(f"{r['name']:<{width}}  {r['source']:<{source}}  {'yes' if r['judged'] else 'no ':<6}"
+              f"  {', '.join(r['configs'])}")
+    return EXIT_OK
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
@@ -732,7 +755,8 @@ _COMMANDS = {"build": _cmd_build, "prompts": _cmd_prompts, "judge": _cmd_judge, 
              "demo": _cmd_demo, "publish": _cmd_publish, "compare": _cmd_compare,
              "contamination": _cmd_contamination, "publish-run": _cmd_publish_run,
              "view": _cmd_view,
-             "synthesize": _cmd_synthesize}
+             "synthesize": _cmd_synthesize,
+             "benchmarks": _cmd_benchmarks}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from .benchmarks.base import Benchmark, UsageError, get
-from .judges.base import judge_error, program_key
+from .judges.base import Planned, drive_stages, plan, program_key
 from .predictions import Sample, read_predictions
 from .verdict import Verdict, classify_error, with_error_class
 
@@ -258,11 +258,8 @@ def evaluate(
                     f"{sample.source}: unknown problem id {sample.problem_id!r} for {bench.name}"
                     + (f" config {config!r}" if config else ""))
             else:
-                try:
-                    jobs = judge.jobs(problems[sample.problem_id], sample.completion)
-                except Exception as exc:  # a judge bug must not lose the other samples
-                    jobs = judge_error(judge, sample.problem_id,
-                                       f"failed to plan: {type(exc).__name__}: {exc}")
+                jobs = plan(judge, problems[sample.problem_id], sample.completion,
+                            sample.problem_id)
                 if not isinstance(jobs, Verdict):
                     planned[key] = (sample, list(jobs))
                     if group is not None:
@@ -536,90 +533,19 @@ def _stored_verdict(store: Any, prior: dict[str, Any], sample: Sample, benchmark
 
 
 def _run_planned(planned, judge, problems, sandbox, run: _Run, bar, slots=None) -> None:
-    """Run every sample's jobs through one pool, stage by stage; decide a sample when the last
-    job of its current stage is back (``decide`` returns the verdict or the next stage).
-    ``slots()``: how many jobs to keep in flight (default: the sandbox's workers)."""
-    import heapq
-    import itertools
-    from concurrent.futures import FIRST_COMPLETED, wait
-    from dataclasses import replace
-
-    from .judges.base import stage_limit
-
-    order = itertools.count()
-    results: dict[str, list[Any]] = {}
-    waiting: dict[str, int] = {}
-    stages: dict[str, int] = {}
-    futures: dict[Any, tuple[str, int, str]] = {}  # future -> (sample key, result index, job id)
-
-    # Jobs wait here, not in the pool, so that a sample's later stage runs before other samples'
-    # first stages: a sample started is finished (and stored) first. At most ``slots()`` jobs
-    # are in the pool at a time.
-    queue: list[tuple[int, int, str, int, Any]] = []  # (-stage, order, key, index, job)
-    if slots is None:
-        fixed = max(1, int(getattr(sandbox, "workers", 1) or 1))
-
-        def slots() -> int:
-            return fixed
-
-    def submit(key: str, jobs: list[Any]) -> None:
-        start = len(results.setdefault(key, []))
-        results[key].extend([None] * len(jobs))
-        waiting[key] = len(jobs)
-        stages[key] = stages.get(key, 0) + 1
-        for j, job in enumerate(jobs):
-            heapq.heappush(queue, (-stages[key], next(order), key, start + j, job))
-
-    def feed() -> None:
-        room = slots()
-        while queue and len(futures) < room:
-            _, _, key, index, job = heapq.heappop(queue)
-            # pool-wide unique ids; the judge gets its own back
-            f = sandbox.submit(replace(job, id=f"{key}::{index}"))
-            futures[f] = (key, index, job.id)
+    """Every planned sample through the one stage driver (``judges.base.drive_stages``); each
+    verdict is finished (stored, its copies given it) as it is decided."""
+    run_groups = {leader: group for group, leader in run.leaders.items()}
 
     def finish(key: str, verdict: Verdict) -> None:
         sample, _ = planned[key]
         copies = run.finish(sample, verdict, group=run_groups.get(key))
         bar.update(1 + len(copies))
 
-    run_groups = {leader: group for group, leader in run.leaders.items()}
-
-    def step(key: str) -> None:
-        sample, _ = planned[key]
-        try:
-            out = judge.decide(problems[sample.problem_id], sample.completion, results[key])
-        except Exception as exc:  # a judge bug must not lose the other samples
-            out = judge_error(judge, sample.problem_id,
-                              f"failed to decide: {type(exc).__name__}: {exc}")
-        if isinstance(out, Verdict):
-            finish(key, out)
-        elif not out:
-            finish(key, judge_error(judge, sample.problem_id, "decide() returned no verdict"))
-        elif stages[key] >= stage_limit(judge):
-            finish(key, judge_error(judge, sample.problem_id,
-                                    f"more than {stage_limit(judge)} stages"))
-        else:
-            submit(key, list(out))
-
-    for key, (_sample, jobs) in planned.items():
-        if jobs:
-            submit(key, jobs)
-        else:
-            stages[key] = 1
-            results[key] = []
-            step(key)
-    feed()
-    while futures:
-        done, _ = wait(list(futures), timeout=0.5, return_when=FIRST_COMPLETED)
-        bar.refresh()
-        for f in done:
-            key, index, job_id = futures.pop(f)
-            results[key][index] = replace(f.result(), id=job_id)
-            waiting[key] -= 1
-            if waiting[key] == 0:
-                step(key)
-        feed()
+    drive_stages(judge, {key: Planned(problems[sample.problem_id], sample.problem_id,
+                                      sample.completion, jobs)
+                         for key, (sample, jobs) in planned.items()},
+                 sandbox, finish, slots=slots, tick=bar.refresh)
 
 
 class _CallableModule(type(sys)):

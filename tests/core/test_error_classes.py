@@ -28,9 +28,13 @@ from quantum_codegen_eval.judges.base import Evidence, judge_error, judge_one, m
 from quantum_codegen_eval.refinement import refine
 from quantum_codegen_eval.verdict import ERROR_CLASSES, STATUSES, Verdict, with_error_class
 
-JUDGES = ("qcoder", "qhack", "qiskit_humaneval")
+#: every benchmark with a judge, built-in or plugin (the registry's list, never one kept here)
+JUDGES = tuple(registry.judged())
 PROBLEM = "sample/qk_bell_circuit"
-#: the evidence each judge reports for a runtime error (the ``Evidence`` its verdicts carry)
+#: the evidence a judge reports for a runtime error (the ``Evidence`` its verdicts carry); a
+#: judge not named here gets every kind of evidence
+ANY_EVIDENCE = [{}, {"exception_type": "TypeError"}, {"exception_type": "SyntaxError"},
+                {"hallucinated": True}, {"raised_in_framework": True}, {"broke_contract": True}]
 RE_EVIDENCE = {
     "qcoder": [{"exception_type": "SyntaxError"}, {"exception_type": "NameError"},
                {"exception_type": "ValueError"}, {"exception_type": "CircuitError"},
@@ -60,7 +64,7 @@ def _cases() -> dict[str, tuple[tuple, Verdict]]:
     for name in JUDGES:
         judge = type("J", (), {"benchmark": name})
         for status in STATUSES:
-            for evidence in (RE_EVIDENCE[name] if status == "RE" else [{}]):
+            for evidence in (RE_EVIDENCE.get(name, ANY_EVIDENCE) if status == "RE" else [{}]):
                 key = tuple(sorted(evidence.items()))
                 raws.append(((name, status, key), make_verdict(
                     judge, PROBLEM, status, f"{status} by the {name} judge",

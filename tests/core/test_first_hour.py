@@ -11,6 +11,9 @@ import sys
 import pytest
 from sample_answers import BELL, RIGHT
 
+from quantum_codegen_eval import cli
+from quantum_codegen_eval.benchmarks.base import names
+
 QCE = [sys.executable, "-m", "quantum_codegen_eval"]
 GHZ = "sample/qk_ghz_circuit"
 WRONG = "```python\ndef bell_circuit():\n    qc = QuantumCircuit(2)\n    return qc\n```"
@@ -149,11 +152,10 @@ def test_all_unknown_ids_count_nothing_and_exit_3(tmp_path):
 
 @pytest.mark.parametrize("args, line", [
     (["evalute", "p.jsonl"], "qce: unknown command 'evalute'; did you mean 'evaluate'? (known: "
-                             "build, prompts, judge, env, evaluate, demo, publish, compare, "
-                             "contamination, publish-run, view, synthesize)"),
+                             f"{', '.join(cli._COMMANDS)})"),
     (["evaluate", "p.jsonl", "--benchmark", "qhak"],
-     "qce evaluate: unknown benchmark 'qhak'; known: pennysynth, qcoder, qhack, qiskit_humaneval, "
-     "sample; did you mean 'qhack'?"),
+     f"qce evaluate: unknown benchmark 'qhak'; known: {', '.join(names())}; did you mean "
+     "'qhack'?"),
     (["evaluate", "p.jsonl", "--benchmark", "sample", "--config", "qiskt"],
      "qce evaluate: unknown sample config 'qiskt'; known: all, pennylane, qiskit; did you mean "
      "'qiskit'?"),

@@ -1,4 +1,5 @@
-"""The package metadata: the explicit package list, the citation file, the CLI shape."""
+"""The package metadata: the packages found (not listed), the wheel's files, the citation file,
+the CLI shape."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from pyproject_meta import pyproject
+from wheels import build_wheel
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -26,9 +29,48 @@ def _packages_on_disk() -> set[str]:
     return found
 
 
-def test_explicit_package_list_matches_the_tree():
+def _setup_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("qce_setup", REPO / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_found_packages_match_the_tree(monkeypatch):
+    """setup.py finds every folder (no list kept by hand): a new benchmark's folders ship."""
+    monkeypatch.chdir(REPO)
     meta = pyproject()
-    assert set(meta["tool"]["setuptools"]["packages"]) == _packages_on_disk()
+    assert "packages" not in meta["tool"]["setuptools"]
+    found = set(_setup_script().packages())
+    assert found >= _packages_on_disk()
+    # the rest are folders holding only packages (e.g. data/), which ship nothing themselves
+    assert all(any(p.startswith(f + ".") for p in _packages_on_disk())
+               for f in found - _packages_on_disk())
+
+
+def _shipped_files() -> set[str]:
+    """What the wheel must hold: every file of the package's folders (less caches)."""
+    out = set()
+    for top, prefix in ((REPO / "src" / "quantum_codegen_eval", "quantum_codegen_eval"),
+                        (REPO / "loaders", "quantum_codegen_eval/loaders"),
+                        (REPO / "dataset_cards", "quantum_codegen_eval/dataset_cards")):
+        for path in top.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                out.add(f"{prefix}/{path.relative_to(top).as_posix()}")
+    return out
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_exactly_the_package_folders(tmp_path):
+    """The built wheel ships every file of src/quantum_codegen_eval, loaders/ and dataset_cards/
+    (code and data, whatever the benchmark) and nothing else but its metadata."""
+    import zipfile
+
+    wheel = build_wheel(REPO, tmp_path)
+    names = {n for n in zipfile.ZipFile(wheel).namelist() if ".dist-info/" not in n}
+    assert names == _shipped_files()
 
 
 def test_citation_file_is_cff_1_2_with_both_source_papers():

@@ -232,3 +232,27 @@ def test_linear_fence_scanner_matches_the_regex():
         text += "\n" * rng.randrange(2)
         want = [(m.group(2), m.group(3), m.end()) for m in _FENCE.finditer(text)]
         assert [tuple(b) for b in _blocks(text)] == want, repr(text)
+
+
+def test_nested_brackets_with_a_stray_character_score_in_linear_time():
+    """164 KB of brackets nested 3000 deep with one stray character: CodeBLEU's syntax match
+    printed every erroneous subtree (cost: the square of the depth; 4 minutes and 4.6 GB in
+    ``qce evaluate``). Past ``STR_COST_LIMIT`` printed nodes the error nodes are keyed by their
+    structure: a second, and the same score on every run."""
+    import resource
+
+    from quantum_codegen_eval.metrics import _codebleu_tree as tree_mod
+
+    code = "x = " + "[1, " * 3000 + "$" + ", 2" * 50_000 + "]" * 3000 + "\n"
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.process_time()
+    r = codebleu(references=[REF], predictions=[code])
+    assert time.process_time() - t0 < 5
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0 < 500 * 1024
+    assert 0 <= r["codebleu"] <= 1
+    assert codebleu(references=[code], predictions=[code])["syntax_match"] == 1.0
+    # the cost decides: a shallow broken tree keeps str() keys, this one does not
+    parser = cbmod._parser()
+    assert tree_mod._error_text_costly(parser.parse(code.encode()).root_node)
+    small = parser.parse(b"def f(x:\n    qml.RX(x, wires=0)\n").root_node
+    assert small.has_error and not tree_mod._error_text_costly(small)

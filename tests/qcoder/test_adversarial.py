@@ -313,7 +313,7 @@ def test_untrusted_stage_gets_no_hidden_value(qcoder_records):
 
     judge = QCoderJudge()
     jobs = "quantum_codegen_eval.judges.qcoder.jobs"
-    ours = {f"{jobs}.harness", f"{jobs}.circuit_tree"}
+    ours = {f"{jobs}.harness", f"{jobs}.circuit_tree", "quantum_codegen_eval.judges.jobs.memory"}
     for pid, spec in all_specs().items():
         (job,) = judge.jobs(qcoder_records[pid], spec.reference)
         assert not job.trusted and not any("quantum_codegen_eval" in m for m in job.preload)

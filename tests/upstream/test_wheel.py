@@ -1,5 +1,5 @@
 """Issue 10's acceptance: only the built wheel, in a fresh virtual environment, with the download
-base at the local mirror of GitHub: ``qce build`` of all three upstream benchmarks without
+base at the local mirror of GitHub: ``qce build`` of all four upstream benchmarks without
 ``--source``, ``load_benchmark`` without ``data_dir``, and docs/quickstart.md's whole loop (``qce
 prompts``, a stub model, predictions, ``qce evaluate``, the report) for QHack 2023 and QCoder.
 
@@ -12,12 +12,13 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+from wheels import build_wheel, scratch
+from wheels import run as _run
+from wheels import venv as _venv
 
 from quantum_codegen_eval.cache import KINDS, cache_root
 
@@ -32,36 +33,19 @@ def _quickstart():
     return mod
 
 
-def _run(*cmd, env=None, cwd=None, timeout=900, rc=0):
-    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
-    assert proc.returncode == rc, f"{cmd}: rc {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
-    return proc
-
-
 @pytest.fixture
 def place():
     """A world-traversable scratch folder (the sandbox's user reads the era interpreters)."""
-    path = Path(tempfile.mkdtemp(prefix="qce-accept-", dir="/var/tmp"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    with scratch("qce-accept-") as path:
+        yield path
 
 
 @pytest.fixture(scope="module")
 def wheel():
     """The wheel built from this checkout (once for the module)."""
     dist = Path(tempfile.mkdtemp(prefix="qce-wheel-", dir="/var/tmp"))
-    _run(sys.executable, "-m", "build", "--wheel", "--outdir", dist, REPO, timeout=900)
-    (built,) = dist.glob("*.whl")
-    yield built
+    yield build_wheel(REPO, dist)
     shutil.rmtree(dist, ignore_errors=True)
-
-
-def _venv(path: Path) -> tuple[Path, Path]:
-    base = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
-    _run(base, "-m", "venv", path, timeout=300)
-    return path / "bin" / "python", path / "bin" / "qce"
 
 
 def test_wheel_builds_prompts_loads_and_evaluates(github_url, place, wheel):
@@ -88,16 +72,32 @@ def test_wheel_builds_prompts_loads_and_evaluates(github_url, place, wheel):
     where = _run(py, "-c", "import quantum_codegen_eval as q; print(q.__file__)", env=env, cwd=work)
     assert str(venv) in where.stdout
 
-    # qce build of all three, no --source: downloaded from the mirror, verified, built
+    # qce build of all four, no --source: downloaded from the mirror, verified, built
     counts = {}
-    for name in ("qhack", "qcoder", "qiskit_humaneval"):
+    for name in ("qhack", "qcoder", "qiskit_humaneval", "quantum_katas"):
         proc = _run(qce, "build", name, "--out", work / "ds" / name, env=env, cwd=work)
         summary = json.loads(proc.stdout)
         counts[name] = summary.get("counts") or summary.get("rows")
     assert counts["qhack"]["2023"] == 28 and counts["qcoder"]["problems"] == 67
     assert counts["qiskit_humaneval"] == {"normal": 151, "hard": 151}
+    assert counts["quantum_katas"] == {"default": 350}
     archives = sorted(p.name for p in (cache / "downloads" / "github").rglob("*.tar.gz"))
-    assert len(archives) == 5, archives  # 3 QHack repositories + QCoder + Qiskit HumanEval
+    assert len(archives) == 6, archives  # 3 QHack repositories, QCoder, HumanEval, Katas
+
+    # Quantum Katas from the wheel: canonical solutions and stubs of three categories
+    from quantum_codegen_eval.benchmarks import quantum_katas
+
+    tasks = quantum_katas.problems(data_dir=work / "ds" / "quantum_katas")
+    ids = ("BasicGates/1.1", "TruthTables/4", "DeutschJozsa/3.1")
+    rows = [{"id": i, "completion": tasks[i].canonical_solution, "sample": 0} for i in ids]
+    rows += [{"id": i, "completion": tasks[i].prompt, "sample": 1} for i in ids]
+    (work / "katas.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    _run(qce, "evaluate", "katas.jsonl", "--benchmark", "quantum_katas", "-k", "1", "--out",
+         work / "katas-run", env=env, cwd=work)  # the dataset: built in the cache on first use
+    report = json.loads((work / "katas-run" / "report.json").read_text())
+    assert {r["key"]: r["status"] == "AC" for r in report["per_sample"]} == {
+        **{f"{i}#0": True for i in ids}, **{f"{i}#1": False for i in ids}}
+    assert report["summary"]["group_by"] == "category" and "codebleu" in report["summary"]
 
     # load_benchmark without data_dir: built in the cache on first use, the user told where
     code = ("from quantum_codegen_eval import load_benchmark\n"

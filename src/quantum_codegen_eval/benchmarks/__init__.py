@@ -1,7 +1,9 @@
 """The benchmarks: one module each, each declaring a :class:`~.base.Benchmark` as ``BENCHMARK``.
 
-The registry (:mod:`.base`) discovers the modules of this package that declare one, so adding a
-benchmark touches its own files only. Every benchmark module also provides::
+The registry (:mod:`.base`) discovers the modules of this package that declare one, and the
+modules named by the entry points of the group ``quantum_codegen_eval.benchmarks`` (a benchmark
+from outside: docs/writing-a-benchmark.md), so adding a benchmark touches its own files only.
+Every benchmark module also provides::
 
     HUB_ID: str                      # default Hub dataset id
     CONFIGS: tuple[str, ...]         # dataset configs; the first is the default

@@ -2,7 +2,9 @@
 
 Each ``benchmarks/<name>.py`` module declares one :class:`Benchmark` as ``BENCHMARK``; the
 registry discovers those modules (no central table), so ``cli``, ``evaluate``, ``report`` and
-``feedback`` hold no benchmark names: they read the declaration.
+``feedback`` hold no benchmark names: they read the declaration. An installed distribution adds a
+benchmark the same way through an entry point of the group ``quantum_codegen_eval.benchmarks``
+(name -> the module declaring ``BENCHMARK``); :func:`origin` says where each came from.
 
 >>> from quantum_codegen_eval.benchmarks.base import get, names
 >>> "qcoder" in names() and get("humaneval").name
@@ -14,8 +16,10 @@ registry discovers those modules (no central table), so ``cli``, ``evaluate``, `
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
 import pkgutil
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
@@ -26,9 +30,13 @@ from typing import Any
 from ..codeblocks import extract_all_blocks, extract_last_block
 from ..hints import did_you_mean
 
-__all__ = ["Benchmark", "FeedbackWording", "NoJudge", "UnknownBenchmark", "UsageError",
-           "builders", "extract_all_blocks", "extract_last_block", "get", "missing_fields",
-           "names", "no_group", "registry"]
+__all__ = ["ENTRY_POINT_GROUP", "Benchmark", "FeedbackWording", "NoJudge", "Origin",
+           "UnknownBenchmark", "UsageError", "builders", "extract_all_blocks",
+           "extract_last_block", "get", "judged", "missing_fields", "names", "no_group", "origin",
+           "registry"]
+
+#: the entry-point group through which an installed distribution adds a benchmark
+ENTRY_POINT_GROUP = "quantum_codegen_eval.benchmarks"
 
 
 class UsageError(ValueError):
@@ -140,29 +148,105 @@ def _modules() -> list[str]:
                   if not m.name.startswith("_") and m.name != "base")
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a benchmark's declaration came from: ``built-in`` (a module of this package) or
+    ``plugin`` (an entry point of ``distribution`` ``version``)."""
+
+    kind: str
+    module: str
+    distribution: str = ""
+    version: str = ""
+
+    def __str__(self) -> str:
+        return "built-in" if self.kind == "built-in" else f"{self.distribution} {self.version}"
+
+
+class _BadPlugin(Exception):
+    """A plugin entry point that does not give a usable declaration (the message says why)."""
+
+
+def _plugin(entry: importlib.metadata.EntryPoint) -> Benchmark:
+    """The declaration an entry point names: a module declaring ``BENCHMARK``, or (``module:attr``)
+    the declaration itself."""
+    found = entry.load()
+    bench = getattr(found, "BENCHMARK", None) if isinstance(found, ModuleType) else found
+    if not isinstance(bench, Benchmark):
+        raise _BadPlugin(f"{entry.value} declares no Benchmark as BENCHMARK")
+    if bench.name != entry.name:
+        raise _BadPlugin(f"the entry point {entry.name!r} names a declaration of {bench.name!r}")
+    if bad := missing_fields(bench):
+        raise _BadPlugin(f"its declaration leaves {', '.join(bad)} empty")
+    return bench
+
+
+def _entry_points() -> list[importlib.metadata.EntryPoint]:
+    """The group's entry points, once each (a distribution seen twice on ``sys.path`` counts
+    once), by name."""
+    seen = {(e.name, e.value): e for e in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return sorted(seen.values(), key=lambda e: e.name)
+
+
 @cache
-def registry() -> dict[str, Benchmark]:
-    """Every declared benchmark by name, found by importing ``benchmarks/<name>.py`` modules."""
+def _discover() -> tuple[dict[str, Benchmark], dict[str, Origin]]:
     out: dict[str, Benchmark] = {}
+    origins: dict[str, Origin] = {}
     for name in _modules():
         module = importlib.import_module(f"{__package__}.{name}")
         bench = getattr(module, "BENCHMARK", None)
         if isinstance(bench, Benchmark):
             out[bench.name] = bench
-    return out
+            origins[bench.name] = Origin("built-in", module.__name__)
+    for entry in _entry_points():
+        dist = entry.dist.name if entry.dist else "?"
+        version = entry.dist.version if entry.dist else "?"
+        try:
+            bench = _plugin(entry)
+            if bench.name in out:
+                raise _BadPlugin(f"{bench.name!r} is already the {origins[bench.name]} "
+                                 "benchmark of that name")
+            if taken := _spellings(bench) & {a for b in out.values() for a in _spellings(b)}:
+                raise _BadPlugin(f"its alias {sorted(taken)[0]!r} names another benchmark")
+        except Exception as exc:  # any failure of a plugin is its own, never the others'
+            why = str(exc) if isinstance(exc, _BadPlugin) else f"{type(exc).__name__}: {exc}"
+            print(f"qce: benchmark plugin {entry.name!r} ({dist} {version}) not loaded: "
+                  f"{why.splitlines()[0] if why.strip() else type(exc).__name__}",
+                  file=sys.stderr, flush=True)
+            continue
+        out[bench.name] = bench
+        origins[bench.name] = Origin("plugin", bench.module, dist, version)
+    return out, origins
+
+
+def registry() -> dict[str, Benchmark]:
+    """Every declared benchmark by name: the ``benchmarks/<name>.py`` modules that define
+    ``BENCHMARK``, then the entry points of :data:`ENTRY_POINT_GROUP` (a plugin that fails to
+    load is named in one line on stderr and left out)."""
+    return dict(_discover()[0])
+
+
+def origin(name: str) -> Origin:
+    """Where benchmark ``name`` (or an alias) was declared."""
+    return _discover()[1][get(name).name]
+
+
+def judged() -> list[str]:
+    """The benchmarks that have a judge."""
+    return [name for name, bench in registry().items() if bench.judge is not None]
 
 
 def names() -> list[str]:
     return list(registry())
 
 
+def _spellings(bench: Benchmark) -> set[str]:
+    """The names :func:`get` accepts for ``bench``."""
+    return {form for alias in (bench.name, *bench.aliases)
+            for form in (alias.lower(), alias.lower().replace("_", "-"))}
+
+
 def _aliases() -> dict[str, str]:
-    out = {}
-    for bench in registry().values():
-        for alias in (bench.name, *bench.aliases):
-            out[alias.lower()] = bench.name
-            out[alias.lower().replace("_", "-")] = bench.name
-    return out
+    return {form: bench.name for bench in registry().values() for form in _spellings(bench)}
 
 
 def get(name: str) -> Benchmark:

@@ -1,7 +1,8 @@
 """The sandbox worker: the code that runs untrusted programs. Standard library only.
 
 It runs inside whatever interpreter a job names (any virtualenv, old library versions too), by
-path: ``python -I -X utf8 _worker.py MODE ...``. It names no library: what it pre-imports comes
+path: ``python -s -X utf8 _worker.py MODE ...`` with ``PYTHONHASHSEED`` set (``-I`` would ignore
+it) and no other ``PYTHON*`` variable; it drops its own directory from ``sys.path`` first. It names no library: what it pre-imports comes
 from its configuration (the judges' jobs). Modes:
 
 ``zygote CONTROL_FD CONFIG_JSON``
@@ -17,19 +18,24 @@ Messages on the control socket are 4-byte big-endian length + JSON; a job messag
 file descriptors (stdin, stdout, stderr, report) as SCM_RIGHTS.
 """
 
+import os
+import sys
+
+if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpath(__file__)):
+    del sys.path[0]  # the sandbox's own modules (types.py, ...) must not shadow the stdlib
+
 # Everything the child needs is imported here, before it enters its private root and drops
 # privileges.
 import atexit
 import ctypes
 import gc
 import json
-import os
+import random
 import resource
 import select
 import signal
 import socket
 import struct
-import sys
 import time
 import traceback
 import types
@@ -545,10 +551,13 @@ def enter_child(spec):
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() == 1:
             os._exit(137)
+    # unseeded draws come from the run's seed: the same in every worker and every run
+    seed = int(spec.get("seed", 0))
+    random.seed(seed)
     np_random = sys.modules.get("numpy.random")
     if np_random is not None:  # the legacy global RNG is not reseeded at fork (random's is)
         try:
-            np_random.seed()
+            np_random.seed(seed)
         except Exception:
             pass
 

@@ -69,20 +69,37 @@ def _base_env(home: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def _launch_env(env: dict[str, str], hash_seed: int) -> dict[str, str]:
+    """The environment a worker interpreter starts with. It starts without ``-I`` (which
+    would ignore ``PYTHONHASHSEED`` and leave every worker its own random ``str`` hash, so set
+    order, and with it a program's output, would differ between workers and runs); no other
+    ``PYTHON*`` variable reaches it, so it is configured as ``-I`` would leave it."""
+    clean = {k: v for k, v in env.items() if not k.startswith("PYTHON")}
+    clean["PYTHONHASHSEED"] = str(hash_seed)
+    return clean
+
+
+def _interpreter_argv(python: str, *args: str) -> list[str]:
+    """``python -s -X utf8 _worker.py ...``: no user site-packages; the worker drops its own
+    directory from ``sys.path`` first thing (what ``-I`` did)."""
+    return [python, "-s", "-X", "utf8", WORKER, *args]
+
+
 class _Zygote:
     """One pre-imported worker process serving jobs one at a time over a socket pair."""
 
     def __init__(self, python: str, preload: tuple[str, ...], unshare_net: bool, home: str,
-                 env: dict[str, str], fs: dict[str, Any]):
+                 env: dict[str, str], fs: dict[str, Any], hash_seed: int = 0):
         self.python, self.preload = python, preload
         ours, theirs = socket.socketpair()
         self.sock = ours
         self.log = tempfile.TemporaryFile()
         config = json.dumps({"preload": list(preload), "unshare_net": unshare_net, **fs})
         self.proc = subprocess.Popen(
-            [python, "-I", "-X", "utf8", WORKER, "zygote", str(theirs.fileno()), config],
+            _interpreter_argv(python, "zygote", str(theirs.fileno()), config),
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=self.log, env=_base_env(home, env), start_new_session=True, cwd=home,
+            stderr=self.log, env=_launch_env(_base_env(home, env), hash_seed),
+            start_new_session=True, cwd=home,
         )
         theirs.close()
         ours.settimeout(300)
@@ -120,7 +137,7 @@ class _Slot:
 
     def __init__(self, sb: Sandbox, lease: UidLease | None):
         self.sb, self.lease = sb, lease
-        self.zygotes: dict[tuple[str, tuple[str, ...]], _Zygote] = {}
+        self.zygotes: dict[tuple[str, tuple[str, ...], int], _Zygote] = {}
         self.running: int | None = None  # pid of the job being supervised
         self.dir = sb._slot_dir()  # the slot's job directories live in here
 
@@ -128,8 +145,8 @@ class _Slot:
     def uid(self) -> int | None:
         return None if self.lease is None else self.lease.uid
 
-    def zygote(self, python: str, preload: tuple[str, ...]) -> _Zygote:
-        key = (python, preload)
+    def zygote(self, python: str, preload: tuple[str, ...], hash_seed: int = 0) -> _Zygote:
+        key = (python, preload, hash_seed)
         z = self.zygotes.get(key)
         if z is not None and not z.alive:
             z.close()
@@ -141,7 +158,7 @@ class _Slot:
             if self.lease is not None and self.lease.exclusive:
                 _kill_uid(self.lease.uid)  # whatever a dead predecessor left running
             z = _Zygote(python, preload, not self.sb.network, self.sb._home, self.sb.env,
-                        self.sb._fs_config())
+                        self.sb._fs_config(), hash_seed)
             failed = {name: error for name, error in (z.info.get("failed") or {}).items()
                       if not error.startswith("refused")}
             if failed:
@@ -172,7 +189,7 @@ class _Slot:
         preload = tuple(sb.preload if job.preload is None else job.preload)
         if sb.fresh and preload and (python, preload) not in sb._probed:
             self.zygote(python, preload)  # its jobs import nothing first: see that they import
-            self.zygotes.pop((python, preload)).close()
+            self.zygotes.pop((python, preload, 0)).close()
             sb._probed.add((python, preload))
         rundir = tempfile.mkdtemp(prefix="run-", dir=self.dir)
         try:
@@ -212,7 +229,10 @@ class _Slot:
     def _spec(self, job: Job, limits: Limits, work: str, script: str) -> dict:
         env = _base_env(work, self.sb.env)
         env.update(job.env)
+        seed = self.sb.hash_seed if job.hash_seed is None else job.hash_seed
+        env["PYTHONHASHSEED"] = str(seed)  # what the program's own interpreters inherit
         return {
+            "seed": seed,
             "script": script, "workdir": work, "argv": list(job.argv), "env": env,
             "limits": limits.to_worker(), "uid": self.uid, "gid": self.uid,
             "sweep_uid": self.lease is not None and self.lease.exclusive,
@@ -236,13 +256,14 @@ class _Slot:
                 with open(spec_path, "w") as f:
                     json.dump(spec, f)
                 proc = subprocess.Popen(
-                    [python, "-I", "-X", "utf8", WORKER, "single", spec_path],
+                    _interpreter_argv(python, "single", spec_path),
                     stdin=stdin_fd, stdout=out_w, stderr=err_w, pass_fds=(rep_w,),
-                    start_new_session=True, env=spec["env"], cwd=work,
+                    start_new_session=True, env=_launch_env(spec["env"], spec["seed"]), cwd=work,
                 )
                 pid, waiter = proc.pid, os.pidfd_open(proc.pid)
             else:
-                zygote = self._send(python, preload, spec, [stdin_fd, out_w, err_w, rep_w])
+                zygote = self._send(python, preload, spec["seed"], spec,
+                                    [stdin_fd, out_w, err_w, rep_w])
                 t0 = time.monotonic()
         except BaseException:
             for fd in (out_r, err_r, rep_r):
@@ -265,10 +286,11 @@ class _Slot:
                                  wall_time=time.monotonic() - t0)
         return self._supervise(job, limits, pid, waiter, zygote, out_r, err_r, rep_r, t0, work)
 
-    def _send(self, python: str, preload: tuple[str, ...], spec: dict, fds: list[int]) -> _Zygote:
+    def _send(self, python: str, preload: tuple[str, ...], hash_seed: int, spec: dict,
+              fds: list[int]) -> _Zygote:
         """Hand the job to this slot's zygote; one retry with a new one if it just died."""
         for attempt in (0, 1):
-            zygote = self.zygote(python, preload)
+            zygote = self.zygote(python, preload, hash_seed)
             try:
                 _worker.send_msg(zygote.sock, spec, fds=fds)
                 return zygote
@@ -526,14 +548,17 @@ class Sandbox:
     and every job (a job's ``env`` wins). ``user``: ``"auto"`` (as root: a dedicated
     unprivileged uid per slot; otherwise: yourself), ``None`` (no change of user), or a uid /
     user name. ``network=False`` cuts the network where the platform allows. ``fresh=True``
-    starts a fresh interpreter per job instead of forking. Other keywords override
+    starts a fresh interpreter per job instead of forking. ``hash_seed``: every job's
+    ``PYTHONHASHSEED`` and the seed of its ``random`` and NumPy global generators (a job's
+    own ``hash_seed`` wins), so set order and unseeded draws are the same in every worker and
+    every run; a judge passes its run's seed. Other keywords override
     :class:`Limits` fields. As root every job gets a private filesystem view (docs/sandbox.md).
     """
 
     def __init__(self, workers: int | None = None, executor: Executor | None = None,
                  python: str | None = None, preload: Iterable[str] | None = DEFAULT_PRELOAD,
                  user: str | int | None = "auto", network: bool = False, fresh: bool = False,
-                 env: dict[str, str] | None = None, disk_mb: int = 1024,
+                 env: dict[str, str] | None = None, disk_mb: int = 1024, hash_seed: int = 0,
                  **limit_overrides: Any):
         self.limits = replace(Limits(), **limit_overrides)
         self.disk_mb = int(disk_mb)
@@ -545,7 +570,8 @@ class Sandbox:
         self.user = user
         self.network = network
         self.fresh = fresh
-        self._config = {"python": python, "preload": self.preload, "user": user,
+        self.hash_seed = _check_hash_seed(hash_seed)
+        self._config = {"hash_seed": self.hash_seed, "python": python, "preload": self.preload, "user": user,
                         "network": network, "fresh": fresh, "workers": workers,
                         "env": self.env, "disk_mb": disk_mb, **limit_overrides}
         _sweep_stale_mounts()
@@ -725,6 +751,13 @@ class Sandbox:
         """Private mount namespaces need root; this package's files are what they hide."""
         return {"isolate_fs": os.geteuid() == 0, "hide_packages": [_PACKAGE],
                 "hide_paths": [_PACKAGE_DIR], "jobs_dir": self._base}
+
+
+def _check_hash_seed(seed: int) -> int:
+    """``PYTHONHASHSEED`` takes 0..2**32-1."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+        raise ValueError(f"hash_seed must be an int in [0, 2**32), got {seed!r}")
+    return seed
 
 
 def _remove_tree(path: str) -> None:

@@ -68,7 +68,8 @@ class Job:
     references, specs); ``trusted=True`` is for the judge's own code only (e.g. a check over
     the data an untrusted job produced): it is isolated the same way but may import this
     package. Both see only the interpreter, system libraries and their own working dir: data
-    a job needs goes in ``files``.
+    a job needs goes in ``files``. ``hash_seed``: the job's ``PYTHONHASHSEED`` and the seed
+    of its ``random`` / NumPy global generators (``None``: the sandbox's ``hash_seed``).
     """
 
     source: str
@@ -82,6 +83,7 @@ class Job:
     argv: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
     trusted: bool = False
+    hash_seed: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):

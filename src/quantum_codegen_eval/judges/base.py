@@ -47,7 +47,7 @@ import hashlib
 import itertools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
@@ -167,7 +167,30 @@ class JobResult:
     @property
     def limit_status(self) -> str | None:
         """``TLE`` or ``MLE`` when the sandbox stopped the job at its time or memory limit."""
-        return {"timeout": "TLE", "memory": "MLE"}.get(self.status)
+        return limit_status(self.status)
+
+
+def job_hash_seed(seed: int) -> int:
+    """The ``PYTHONHASHSEED`` (and ``random`` / NumPy global seed) of every job a judge with
+    this ``seed`` runs: set order and unseeded draws, hence verdicts, are the same in every
+    worker and every run with that seed (a judge records it in its ``signature``)."""
+    return int(seed) % 2**32
+
+
+def limit_status(status: str, *, memory_error: bool = False) -> str | None:
+    """The one mapping from a job's limits to a verdict, which every judge calls: ``TLE`` when
+    the sandbox stopped the job at its time limit (status ``timeout``); ``MLE`` when the job ran
+    out of its memory limit, wherever that surfaced: the sandbox's ``memory`` status (an
+    uncaught ``MemoryError``, an allocation abort) or ``memory_error``, the job's harness saw
+    the program's code raise a ``MemoryError`` (NumPy's ``_ArrayMemoryError`` included, also as
+    the cause or context of another exception) that the harness or the program caught. Under
+    the sandbox's address-space limit a failed allocation is what raises one; a program that
+    raises one itself turns its own RE into MLE, no pass. ``None`` otherwise."""
+    if status == "timeout":
+        return "TLE"
+    if status == "memory" or memory_error:
+        return "MLE"
+    return None
 
 
 def parsed_cost(raw: bytes) -> int:
@@ -314,59 +337,128 @@ def judge_error(judge: Any, problem_id: str, message: str, *,
 def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = None,
                ) -> list[Verdict]:
     """Judge ``[(problem, completion), ...]``; verdicts in order, each classified by
-    ``verdict.with_error_class``. Stages run batched; without a ``sandbox`` a default one is
-    started when some job must run."""
+    ``verdict.with_error_class``. The stages run through :func:`drive_stages` (as in
+    ``evaluate``); without a ``sandbox`` a default one is started when some job must run."""
     verdicts: list[Verdict | None] = [None] * len(items)
-    results: dict[int, list[RunResult]] = {}
-    pending: dict[int, list[Job]] = {}
+    planned: dict[str, Planned] = {}
     for i, (problem, completion) in enumerate(items):
-        try:
-            planned = judge.jobs(problem, completion)
-        except Exception as exc:  # as evaluate does: a judge bug is this sample's judge error
-            planned = judge_error(judge, _pid(problem),
-                                  f"failed to plan: {type(exc).__name__}: {exc}"[:1000])
-        if isinstance(planned, Verdict):
-            verdicts[i] = planned
+        first = plan(judge, problem, completion, _pid(problem))
+        if isinstance(first, Verdict):
+            verdicts[i] = first
         else:
-            pending[i], results[i] = list(planned), []
-    if pending and sandbox is None:
+            planned[str(i)] = Planned(problem, _pid(problem), completion, first)
+
+    def finish(key: str, verdict: Verdict) -> None:
+        verdicts[int(key)] = verdict
+
+    if planned and sandbox is None:
         from ..execution import Sandbox
 
         with Sandbox() as sb:
-            _run_stages(judge, items, sb, verdicts, results, pending)
-    elif pending:
-        _run_stages(judge, items, sandbox, verdicts, results, pending)
+            drive_stages(judge, planned, sb, finish)
+    elif planned:
+        drive_stages(judge, planned, sandbox, finish)
     return [with_error_class(v) for v in verdicts if v is not None]
 
 
-def _run_stages(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any,
-                verdicts: list[Verdict | None], results: dict[int, list[RunResult]],
-                pending: dict[int, list[Job]]) -> None:
+def plan(judge: Judge, problem: Any, completion: str, problem_id: str) -> Verdict | list[Job]:
+    """The first stage of one sample: ``judge.jobs``, a judge bug being this sample's judge
+    error (never the run's)."""
+    try:
+        planned = judge.jobs(problem, completion)
+    except Exception as exc:
+        return judge_error(judge, problem_id, f"failed to plan: {type(exc).__name__}: {exc}"[:1000])
+    return planned if isinstance(planned, Verdict) else list(planned)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A sample on its way through the stages: what ``decide`` needs, and its first jobs."""
+
+    problem: Any
+    problem_id: str
+    completion: str
+    jobs: list[Job]
+
+
+def drive_stages(judge: Judge, planned: Mapping[str, Planned], sandbox: Any,
+                 finish: Callable[[str, Verdict], None], *, slots: Callable[[], int] | None = None,
+                 tick: Callable[[], None] | None = None) -> None:
+    """The one stage driver (``judge_many``, ``evaluate``, the sweep): every sample's jobs go
+    through one pool (``sandbox.submit``), and a sample is decided when the last job of its
+    current stage is back: ``decide`` returns the verdict (``finish(key, verdict)``) or the next
+    stage's jobs. A sample's later stage runs before other samples' first stages, so a sample
+    started is finished first; at most ``slots()`` jobs are in the pool at a time (default: the
+    sandbox's workers). ``tick`` is called about twice a second (a progress bar)."""
+    import heapq
+    import itertools
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from dataclasses import replace
+
     limit = stage_limit(judge)
-    for _stage in range(limit):
-        if not pending:
-            break
-        order = [(i, job) for i, jobs in pending.items() for job in jobs]
-        out = sandbox.run_jobs([job for _, job in order])
-        for (i, _), r in zip(order, out, strict=True):
-            results[i].append(r)
-        nxt: dict[int, list[Job]] = {}
-        for i in pending:
-            problem, completion = items[i]
-            try:
-                step = judge.decide(problem, completion, results[i])
-            except Exception as exc:  # a judge bug must not lose the other samples
-                step = judge_error(judge, _pid(problem),
-                                   f"failed to decide: {type(exc).__name__}: {exc}")
-            if isinstance(step, Verdict):
-                verdicts[i] = step
-            elif step:
-                nxt[i] = list(step)
-            else:
-                verdicts[i] = judge_error(judge, _pid(problem), "decide() returned no verdict")
-        pending = nxt
-    for i in pending:
-        verdicts[i] = judge_error(judge, _pid(items[i][0]), f"more than {limit} stages")
+    order = itertools.count()
+    results: dict[str, list[Any]] = {}
+    waiting: dict[str, int] = {}
+    stages: dict[str, int] = {}
+    futures: dict[Any, tuple[str, int, str]] = {}  # future -> (sample key, result index, job id)
+    queue: list[tuple[int, int, str, int, Any]] = []  # (-stage, order, key, index, job)
+    if slots is None:
+        fixed = max(1, int(getattr(sandbox, "workers", 1) or 1))
+
+        def slots() -> int:
+            return fixed
+
+    def submit(key: str, jobs: list[Any]) -> None:
+        start = len(results.setdefault(key, []))
+        results[key].extend([None] * len(jobs))
+        waiting[key] = len(jobs)
+        stages[key] = stages.get(key, 0) + 1
+        for j, job in enumerate(jobs):
+            heapq.heappush(queue, (-stages[key], next(order), key, start + j, job))
+
+    def feed() -> None:
+        room = slots()
+        while queue and len(futures) < room:
+            _, _, key, index, job = heapq.heappop(queue)
+            # pool-wide unique ids; the judge gets its own back
+            f = sandbox.submit(replace(job, id=f"{key}::{index}"))
+            futures[f] = (key, index, job.id)
+
+    def step(key: str) -> None:
+        sample = planned[key]
+        try:
+            out = judge.decide(sample.problem, sample.completion, results[key])
+        except Exception as exc:  # a judge bug must not lose the other samples
+            out = judge_error(judge, sample.problem_id,
+                              f"failed to decide: {type(exc).__name__}: {exc}")
+        if isinstance(out, Verdict):
+            finish(key, out)
+        elif not out:
+            finish(key, judge_error(judge, sample.problem_id, "decide() returned no verdict"))
+        elif stages[key] >= limit:
+            finish(key, judge_error(judge, sample.problem_id, f"more than {limit} stages"))
+        else:
+            submit(key, list(out))
+
+    for key, sample in planned.items():
+        if sample.jobs:
+            submit(key, list(sample.jobs))
+        else:
+            stages[key] = 1
+            results[key] = []
+            step(key)
+    feed()
+    while futures:
+        done, _ = wait(list(futures), timeout=0.5, return_when=FIRST_COMPLETED)
+        if tick is not None:
+            tick()
+        for f in done:
+            key, index, job_id = futures.pop(f)
+            results[key][index] = replace(f.result(), id=job_id)
+            waiting[key] -= 1
+            if waiting[key] == 0:
+                step(key)
+        feed()
 
 
 def judge_one(judge: Judge, problem: Any, completion: str, sandbox: Any = None) -> Verdict:

@@ -41,6 +41,11 @@ _TABLES: dict[object, tuple[dict[int, str], dict[int, bool]]] = {}
 # chain gives. In a tree with parse errors nested deeper than this, error nodes are keyed by
 # their structure instead (see :func:`flatten`).
 STR_DEPTH_LIMIT = 4000
+# ``str()`` of every node holding a parse error costs the size of its subtree, so a tree of
+# brackets nested a few thousand deep with one stray character cost the square of its depth
+# (minutes and gigabytes for 164 KB). Past this many nodes printed in all, error nodes are keyed
+# by their structure too: the syntax match stays linear in the size of the code.
+STR_COST_LIMIT = 1_000_000
 
 
 def _deeper_than(root, limit: int) -> bool:
@@ -57,6 +62,34 @@ def _deeper_than(root, limit: int) -> bool:
             if not cur.goto_parent():
                 return False
             depth -= 1
+
+
+def _error_text_costly(root, cost_limit: int = STR_COST_LIMIT) -> bool:
+    """Whether printing the nodes below ``root`` that hold a parse error (what :func:`flatten`
+    keys them by) would print more than ``cost_limit`` nodes in all, or nest deeper than
+    ``STR_DEPTH_LIMIT``. Cursor walks that skip error-free subtrees: linear in the tree."""
+    if not root.has_error:
+        return False
+    if _deeper_than(root, STR_DEPTH_LIMIT):
+        return True
+    cost = root.descendant_count
+    cur = root.walk()
+    while True:
+        if cur.node.has_error and cur.goto_first_child():
+            node = cur.node
+            if node.has_error and node.child_count:
+                cost += node.descendant_count
+                if cost > cost_limit:
+                    return True
+            continue
+        while not cur.goto_next_sibling():
+            if not cur.goto_parent():
+                return False
+        node = cur.node
+        if node.has_error and node.child_count:
+            cost += node.descendant_count
+            if cost > cost_limit:
+                return True
 
 
 class _KindTable(dict):
@@ -213,9 +246,10 @@ def flatten(root, language, syntax: SyntaxIds, ascii_text: bool = False) -> Flat
     inner, inner_spans = tree.inner_leaves, tree.inner_spans
     subtrees = tree.subtrees
     errors = root.has_error
-    # too deep for ``str()`` of its error nodes: they get structural keys (never equal to an
-    # error-free node's key; not the reference's s-expression identity, which would crash)
-    structural = errors and _deeper_than(root, STR_DEPTH_LIMIT)
+    # too deep or too costly for ``str()`` of its error nodes: they get structural keys (never
+    # equal to an error-free node's key; not the reference's s-expression identity, which would
+    # crash or take the square of the depth)
+    structural = errors and _error_text_costly(root)
     plain_tokens = ascii_text and not errors
     cur = root.walk()
     kind = root.kind_id

@@ -212,14 +212,13 @@ class Encoder:
             return self.unsupported(value, exc)  # in place: the rest of the value still crosses
 
     def fallback(self, value: Any, depth: int) -> Any:
-        """Subclasses of plain types as their plain value; other values as ``unsupported``."""
-        if isinstance(value, (list, tuple)):  # a namedtuple or list subclass: its items
-            return self.enc(list(value) if isinstance(value, list) else tuple(value), depth)
-        if isinstance(value, dict):
-            return self.pairs("dict", value, depth)
-        for base in (str, int, float, complex):
-            if isinstance(value, base) and not isinstance(value, bool):
-                return self.enc(base(value), depth)
+        """Subclasses of plain types as their plain value, read through the built-in type's own
+        slots (never the subclass's ``__str__``, ``__iter__``, ``items``...: a ``str``
+        subclass whose ``__str__`` returns the right text is the text it holds); other values
+        as ``unsupported``."""
+        plain = exact_builtin(value)
+        if plain is not SKIP:
+            return self.enc(plain, depth)
         name = type_name(value)
         if name == "collections.deque":
             return {"$": "deque", "v": [self.enc(v, depth + 1) for v in self.bounded(value)],
@@ -235,7 +234,7 @@ class Encoder:
 
     def pairs(self, tag: str, value: Any, depth: int) -> dict:
         return {"$": tag, "v": [[self.enc(k, depth + 1), self.enc(v, depth + 1)]
-                                for k, v in value.items()]}
+                                for k, v in dict.items(value)]}
 
     def bounded(self, items: Any) -> list:
         out = []
@@ -275,8 +274,8 @@ class Encoder:
         todo: list[Any] = []
 
         def ref(v: Any) -> Any:
-            if isinstance(v, (list, tuple)) and type(v) not in (list, tuple):
-                v = list(v) if isinstance(v, list) else tuple(v)  # a subclass: its items
+            if type(v) not in (list, tuple) and issubclass(type(v), (list, tuple)):
+                v = exact_builtin(v)  # a subclass: the items it holds
             if type(v) not in (list, tuple, dict, set, frozenset):
                 return self.enc(v, 1)
             if id(v) not in index:
@@ -299,6 +298,28 @@ class Encoder:
                     items.sort(key=lambda x: json.dumps(x, sort_keys=True))
             nodes[index[id(v)]] = [type(v).__name__, items]
         return {"$": "graph", "root": root, "nodes": nodes}
+
+
+def exact_builtin(value: Any) -> Any:
+    """A value of a subclass of ``str``, ``int``, ``float``, ``complex``, ``list``, ``tuple``
+    or ``dict`` as the exact built-in value it holds (its items, shallowly), read through the
+    built-in type's own slots so that no method of the subclass runs; :data:`SKIP` for any other
+    value. ``bool`` cannot be subclassed; a ``dict`` keeps its keys' and values' own types."""
+    t = type(value)
+    if t is bool:
+        return value
+    for base, read in _EXACT:
+        if issubclass(t, base):
+            return read(value)
+    return SKIP
+
+
+_EXACT = (
+    (str, str.__str__), (int, int.__int__), (float, float.__float__),
+    (complex, lambda v: complex(complex.real.__get__(v), complex.imag.__get__(v))),
+    (list, list.copy), (tuple, lambda v: tuple.__getnewargs__(v)[0]),
+    (dict, lambda v: dict(list(dict.items(v)))),
+)
 
 
 def _builtin_iterator(value: Any) -> bool:

@@ -137,7 +137,7 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         if len(data) > MAX_CLASSICAL_BYTES:
             return {"status": "RE", "message": "the returned value is too large"}
         try:
-            value = json.loads(data)
+            value = json.loads(data, object_hook=_big_int)
         except (ValueError, RecursionError):
             return {"status": "RE", "message": "the returned value could not be read"}
         ok, msg = spec.check(case["args"], value)
@@ -199,6 +199,19 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         return {**_sim_failure(exc), "depth": d}
     return {"status": "AC" if ok else "WA", "message": msg, "fidelity": float(fid), "depth": d,
             "queries": queries, "credit": None if credit is None else float(credit)}
+
+
+def _big_int(d: dict) -> Any:
+    """A classical answer's integer the harness sent in hexadecimal (``jobs/harness.BIG_INT``)."""
+    from .jobs.harness import BIG_INT
+
+    text = d.get(BIG_INT) if len(d) == 1 else None
+    if isinstance(text, str) and text and all(c in "0123456789abcdef-" for c in text):
+        try:
+            return int(text, 16)
+        except ValueError:
+            pass
+    return d
 
 
 def _sim_failure(exc: sim.SimError) -> dict[str, Any]:

@@ -19,7 +19,15 @@ from typing import Any
 
 from ...verdict import TestResult, Verdict
 from .._embed import job_source
-from ..base import Evidence, judge_error, make_verdict, read_result, run_timings
+from ..base import (
+    Evidence,
+    job_hash_seed,
+    judge_error,
+    limit_status,
+    make_verdict,
+    read_result,
+    run_timings,
+)
 from . import check
 from .jobs import harness
 from .jobs.harness import TAMPER_EXIT
@@ -87,6 +95,7 @@ class QCoderJudge:
         """The options that can change a verdict (``judges.base.Judge.signature``); the secret
         is left out (it is never published)."""
         return {"timeout": self.timeout, "memory_mb": self.memory_mb, "seed": self.seed,
+                "hash_seed": job_hash_seed(self.seed),
                 "first_failure": self.first_failure, "check_timeout": self.check_timeout,
                 "check_memory_mb": self.check_memory_mb,
                 **{k: v for k, v in sorted(self.options.items())}}
@@ -158,7 +167,8 @@ class QCoderJudge:
         if ext == "qpy":
             outs += tuple(f"case_{i}.{kind}.json" for i in range(len(cases))
                           for kind in ("circ", "skel"))
-        return [Job(job_source(harness, "main"), id=f"qcoder:{problem.id}",
+        return [Job(job_source(harness, "main"), hash_seed=job_hash_seed(self.seed),
+                    id=f"qcoder:{problem.id}",
                     files={harness.CANDIDATE: code, harness.CASES: json.dumps(cfg)},
                     collect=outs, preload=PRELOAD,
                     limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,
@@ -175,7 +185,8 @@ class QCoderJudge:
                "seed": self.seed, "secret": self.secret, "nonce": self.nonce(problem, completion),
                "check": [[i, t] for i, t in todo.items()],
                "first_failure": self.first_failure}
-        return Job(check.SOURCE, id=f"qcoder-check:{problem.id}",
+        return Job(check.SOURCE, hash_seed=job_hash_seed(self.seed),
+                   id=f"qcoder-check:{problem.id}",
                    files={check.CONFIG: json.dumps(cfg), **files}, collect=(check.OUTPUT,),
                    preload=PRELOAD, trusted=True,
                    limits=Limits(wall_time=self.check_timeout, memory_mb=self.check_memory_mb))
@@ -189,7 +200,7 @@ class QCoderJudge:
         cases = self.cases(problem)
         r = results[0]
         run = run_timings(results[:1])
-        channel = _channel(r.files.get(harness.CHANNEL))
+        channel = _channel(r.files.get(harness.CHANNEL), r.stderr or "")
         read = read_result(r, harness.REPORT, MAX_REPORT_BYTES)
         report = read.value
         if channel["violations"] or r.exit_code == TAMPER_EXIT:
@@ -207,6 +218,10 @@ class QCoderJudge:
                                 details={"report": _report(runtime_error=status == "RE")},
                                 evidence=Evidence(broke_contract=status == "RE"), timings=run)
         if report.get("load_error"):
+            if limit_status(r.status, memory_error=report.get("load_memory") is True):
+                return make_verdict(self, problem.id, "MLE", "memory limit exceeded while "
+                                    "loading: " + str(report["load_error"])[-3000:],
+                                    details={"report": _report()}, timings=run)
             return make_verdict(self, problem.id, "RE", str(report["load_error"])[-3000:],
                                 details={"report": _report(runtime_error=True)}, timings=run,
                                 evidence=Evidence.from_error(str(report["load_error"])))
@@ -215,7 +230,7 @@ class QCoderJudge:
         for e in listed if isinstance(listed, list) else []:
             if isinstance(e, dict) and isinstance(e.get("i"), int) and 0 <= e["i"] < len(cases):
                 entries.setdefault(e["i"], e)
-        ended = channel["ended"] or r.status in ("timeout", "memory")
+        ended = channel["ended"] or limit_status(r.status) is not None
         todo = {i: check.data_file(i, spec.mode, entries[i].get("transport"))
                 for i in range(len(cases)) if ended and entries.get(i, {}).get("status") == "ok"
                 and check.data_file(i, spec.mode, entries[i].get("transport"))}
@@ -228,14 +243,15 @@ class QCoderJudge:
         for i, case in enumerate(cases):
             entry = entries.get(i)
             if entry is None:
-                status = {"timeout": "TLE", "memory": "MLE"}.get(r.status, "RE")
+                status = limit_status(r.status) or "RE"
                 res = CaseResult(status, "not run (the program stopped earlier)"
                                  if status == "RE" else f"not run ({r.status})")
             elif entry.get("status") == "limit":  # ours: never the program's failure
                 res = CaseResult("RE", "judge limit: " + str(entry.get("error"))[-3000:],
                                  judge_error=True)
             elif entry.get("status") != "ok":
-                res = CaseResult("RE", str(entry.get("error"))[-3000:])
+                res = CaseResult(limit_status("error", memory_error=entry.get("memory") is True)
+                                 or "RE", str(entry.get("error"))[-3000:])
             elif not ended:
                 res = CaseResult("RE", "the run ended without the harness's end marker (the "
                                  "program ended the process)")
@@ -339,13 +355,17 @@ def _report(**flags: bool) -> dict[str, bool]:
             "state_match": False, **flags}
 
 
-def _channel(data: bytes | None) -> dict[str, Any]:
+def _channel(data: bytes | None, stderr: str = "") -> dict[str, Any]:
     """The UME channel: violation lines (each one counts) and whether it ends with END. A
-    channel over its size limit was flooded (what follows the limit is not read): tampering."""
+    channel over its size limit was flooded (what follows the limit is not read): tampering.
+    The refusals the harness also wrote to stderr count whatever became of the file (code
+    running without a frame of the program can truncate a file, not a pipe's past)."""
     flooded = len(data or b"") > MAX_CHANNEL_BYTES
     data = (data or b"")[:MAX_CHANNEL_BYTES]
     lines = data.decode("utf-8", "replace").splitlines()
     violations = [ln[4:].strip()[:300] for ln in lines if ln.startswith("UME ")]
+    violations += [ln[len(harness.STDERR_UME):].strip()[:300] for ln in stderr.splitlines()
+                   if ln.startswith(harness.STDERR_UME)]
     if flooded:
         violations.append(f"the program flooded the judge's UME channel (over "
                           f"{MAX_CHANNEL_BYTES >> 10} KB): tampered with")

@@ -29,8 +29,18 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from ...formats.python_source import MAX_SOURCE_BYTES, call_deep
 from ...verdict import TestResult, Verdict
-from ..base import Evidence, judge_error, make_verdict, parsed_cost, read_result, run_timings
+from ..base import (
+    Evidence,
+    job_hash_seed,
+    judge_error,
+    limit_status,
+    make_verdict,
+    parsed_cost,
+    read_result,
+    run_timings,
+)
 from . import checks, circuits, oracle, payload, record
 from .checks import _last_line, check_trust, compare_script
 from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
@@ -80,6 +90,7 @@ def _clean_error(raw: Any) -> dict[str, Any]:
     frames = [[str(f[0]), f[1] if type(f[1]) is int else 0, str(f[2])] for f in frames[-40:]
               if isinstance(f, list) and len(f) == 3 and isinstance(f[0], str)]
     return {"phase": text("phase", 20), "type": text("type", 200) or "Error",
+            "memory": raw.get("memory") is True,
             "module": text("module", 200), "message": text("message", 4000),
             "frames": frames, "traceback": text("traceback", 8000)}
 
@@ -121,7 +132,8 @@ class QHackJudge:
     def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
                  startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,
                  trusted_cpu: float = TRUSTED_CPU, seed: int = DEFAULT_SEED,
-                 shims: bool = True, env_python: Any = None, state_cache: bool = True):
+                 shims: bool = True, env_python: Any = None, state_cache: bool = True,
+                 max_code_bytes: int = MAX_SOURCE_BYTES):
         if env not in ("era", "current"):
             raise ValueError(f"QHack env must be 'era' or 'current', got {env!r}")
         if type(seed) is not int or not 0 <= seed < 2 ** 63:
@@ -137,6 +149,9 @@ class QHackJudge:
         self.memory_mb = memory_mb
         self.shims = shims
         self.state_cache = bool(state_cache)
+        if type(max_code_bytes) is not int or max_code_bytes < 1:
+            raise ValueError(f"max_code_bytes must be a positive integer, got {max_code_bytes!r}")
+        self.max_code_bytes = max_code_bytes
         self._pythons: dict[str, str | None] = {}
         self._env_python = env_python
 
@@ -146,10 +161,11 @@ class QHackJudge:
 
     def options(self) -> dict[str, Any]:
         """The options that decide this judge's verdicts (for a report's provenance)."""
-        return {"env": self.env, "seed": self.seed, "time_scale": self.time_scale,
+        return {"env": self.env, "seed": self.seed, "hash_seed": job_hash_seed(self.seed),
+                "time_scale": self.time_scale,
                 "startup_allowance": self.startup_allowance, "memory_mb": self.memory_mb,
                 "trusted_cpu": self.trusted_cpu, "shims": self.shims, "python": self.python,
-                "state_cache": self.state_cache}
+                "state_cache": self.state_cache, "max_code_bytes": self.max_code_bytes}
 
     def test_seed(self, problem: Any, index: int, *salt: str) -> int:
         """The seed of one public test's random draws: from the option ``seed``, the challenge
@@ -240,7 +256,8 @@ class QHackJudge:
                     "input": None if hide else t["input"], "skip_run": hide,
                     "live_check": live, "emit": emit, "record": rec,
                     "shims": rewrite is not None, "seed": self.test_seed(problem, i)}
-            jobs.append(Job(source, id=f"{get(problem, 'id')}::{t['name']}",
+            jobs.append(Job(source, hash_seed=job_hash_seed(self.seed),
+                            id=f"{get(problem, 'id')}::{t['name']}",
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
                             python=python, preload=PRELOAD, limits=limits))
         return jobs
@@ -295,11 +312,25 @@ class QHackJudge:
         code = extract_code(completion or "", plain_ok=True)
         if code is None or not code.strip():
             return self._format(problem, "no_code", "no code found in the completion")
-        try:
-            prepared = prepare(problem, code)
+        size = len(code.encode("utf-8", "surrogatepass"))
+        if size > self.max_code_bytes:
+            return self._format(problem, "too_large", f"the code has {size:,} bytes, over the "
+                                f"judge's max_code_bytes ({self.max_code_bytes:,}): not parsed")
+        try:  # an era's interpreter compiles deeper expressions than our default limit allows
+            return call_deep(self._program_jobs_of, problem, code)
         except FormatProblem as exc:
             return self._format(problem, exc.reason, str(exc))
-        return self.program_jobs(problem, prepared.source)
+        except (RecursionError, MemoryError) as exc:
+            # what the contest's interpreter raises compiling it too: the program's error
+            return make_verdict(self, get(problem, "id"), "RE",
+                                f"the code cannot be compiled: {type(exc).__name__}: {exc}"[:500],
+                                tests_total=max(1, len(get(problem, "tests"))),
+                                details={"env": self.env, "seed": self.seed,
+                                         "check_trust": check_trust(problem)},
+                                evidence=Evidence(exception_type=type(exc).__name__))
+
+    def _program_jobs_of(self, problem: Any, code: str) -> list[Any]:
+        return self.program_jobs(problem, prepare(problem, code).source)
 
     def _format(self, problem: Any, reason: str, message: str) -> Verdict:
         return make_verdict(self, get(problem, "id"), "FORMAT", message,
@@ -339,6 +370,9 @@ class QHackJudge:
             return result("RE", err["message"]), err
         if "error" in res:
             err = _clean_error(res["error"])
+            if limit_status(read.status, memory_error=err["memory"]) == "MLE":
+                return result("MLE", f"memory limit exceeded ({err['type']} "
+                                     f"{'in ' + err['phase'] if err['phase'] else ''})"), None
             where = {"load": "while loading", "run": "in run()", "check": "in check()",
                      "driver": "in the driver"}.get(err.get("phase"), "")
             msg = f"{err.get('type')} {where}: {err.get('message', '')}".strip()[:4000]
@@ -396,7 +430,8 @@ class QHackJudge:
         if raw:  # the replay re-simulates what the official check measures, test by test
             cpu += len(pending) * float(get(problem, "time_limit")) * self.time_scale
         source = trusted_source(harness, check, shims=self._rewrite() is not None)
-        return Job(source, id=f"{get(problem, 'id')}::trusted-check",
+        return Job(source, hash_seed=job_hash_seed(self.seed),
+                   id=f"{get(problem, 'id')}::trusted-check",
                    files={CHECK_FILE: json.dumps(spec)}, collect=(CHECKED_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD, trusted=True,
                    limits=Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
@@ -413,7 +448,8 @@ class QHackJudge:
         job = {"parts": parts, "driver": driver, "input": spec.decoy, "answers": answers,
                "shims": self._rewrite() is not None,
                "oracle": oracle.job_oracle(spec), "seed": self.test_seed(problem, index)}
-        return Job(job_source(oracle_program), id=f"{get(problem, 'id')}::"
+        return Job(job_source(oracle_program), hash_seed=job_hash_seed(self.seed),
+                   id=f"{get(problem, 'id')}::"
                    f"{self._tests(problem)[index]['name']}::round{len(answers)}",
                    files={oracle_program.JOB_FILE: json.dumps(job)}, collect=(RESULT_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD,
@@ -435,7 +471,8 @@ class QHackJudge:
                           "queries": [{"query": q, "seed": self.test_seed(
                               problem, i, "oracle", str(asked))}]} for i, asked, q in asks]}
         cpu = self.trusted_cpu
-        return Job(job_source(oracle_answer), id=f"{get(problem, 'id')}::oracle",
+        return Job(job_source(oracle_answer), hash_seed=job_hash_seed(self.seed),
+                   id=f"{get(problem, 'id')}::oracle",
                    files={oracle_answer.CHECK_FILE: json.dumps(job)},
                    collect=(oracle_answer.CHECKED_FILE,), python=self.interpreter(problem),
                    preload=PRELOAD, trusted=True,
@@ -495,7 +532,7 @@ class QHackJudge:
             f if isinstance(f[0], TestResult) else (None, None) for f in first]  # type: ignore
         if pending:
             checked = self._checked(results[n], len(pending))
-            status = {"timeout": "TLE", "memory": "MLE"}.get(results[n].status)
+            status = limit_status(results[n].status)
             if checked is None and status:
                 # the trusted job works on what the program produced (outputs, emitted or
                 # recorded circuits): exceeding its limits is the program's doing, as it would

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import read_result
+from ..base import limit_status, read_result
 
 #: oracle executions per test (the contest's known-good solutions make one to three); every one
 #: costs two stages (trusted answer, program re-run): :data:`STAGES`
@@ -130,7 +130,7 @@ def step(n: int, results: list[Any], result_file: str, answers_of, program_job, 
             return [trusted_job([(i, len(answers[i]), q) for i, q in asks])]
         trusted = results[pos]
         pos += 1
-        if getattr(trusted, "status", None) in ("timeout", "memory"):
+        if limit_status(str(getattr(trusted, "status", ""))) is not None:
             # the circuits the program asked for exceeded the trusted job's limits: the
             # program's doing (as in the trusted check of other challenges), never a judge error
             for i, _ in asks:

@@ -1,7 +1,7 @@
-"""The Qiskit HumanEval judge (``judge.py``): the test's ``check(candidate)`` runs in a trusted
-process, the candidate in the sandbox, reached through a proxy (the job modules
-``jobs/trusted.py`` and ``jobs/runner.py``) over the wire codec (``jobs/codec.py``: the shared
-``judges/jobs/wire*.py``) in frames (``jobs/frames.py``)."""
+"""The Qiskit HumanEval judge (``judge.py``): a ``FunctionTestJudge`` (``judges/function_test``)
+whose test's ``check(candidate)`` runs in a trusted process, the candidate in the sandbox,
+reached through a proxy; ``program.py`` builds both programs, ``modes.py`` lists the tasks the
+proxy cannot check. ``jobs`` re-exports the function-test job modules."""
 
 from .judge import BENCHMARK, DEFAULT_TIME_LIMIT, WALL_FACTOR, QiskitHumanEvalJudge
 from .modes import UNSUPPORTED, check_mode

@@ -36,7 +36,15 @@ TAMPER_EXIT = 86
 CASES = "qcoder_cases.json"
 CANDIDATE = "candidate.py"
 CHANNEL = "ume.log"
+#: each refusal is also written to the job's stderr with this prefix: a pipe whose other end
+#: the sandbox holds, so a program can add lines there but never remove one (the file
+#: channel lives in its working directory: code running without a frame of the program, a
+#: library callable it planted, could truncate it)
+STDERR_UME = "qcoder-harness UME "
 REPORT = "report.json"
+#: a classical answer's integer over this many bits crosses as ``{BIG_INT: hex digits}``: JSON
+#: writes integers in decimal, which Python caps at 4300 digits (a valid answer may be larger)
+BIG_INT, BIG_INT_BITS = "$hexint", 12_000
 #: the candidate's code object file name (how the guard knows the program's frames)
 CAND = "<qcoder-candidate>"
 #: modules a library may not load on the candidate's behalf either
@@ -87,6 +95,17 @@ def channel_writer(chan, ident, write, fstat, exit_, len_, os_error, tamper_exit
                 write(2, b"qcoder harness: the UME channel was tampered with\n")
             finally:
                 exit_(tamper_exit)
+
+    return emit
+
+
+def mirrored(primary, mirror, prefix):
+    """``emit(line)``: ``primary(line)``, and a refusal (``UME ...``) to ``mirror`` too."""
+
+    def emit(line):
+        primary(line)
+        if line.startswith("UME "):
+            mirror(prefix + line[4:])
 
     return emit
 
@@ -251,6 +270,7 @@ def main():
     from qiskit import QuantumCircuit, qpy
     from qiskit.circuit import Gate
 
+    from ...jobs.memory import ran_out_of_memory
     from . import circuit_tree
 
     enc_circ, skeleton, judge_limit = circuit_tree.enc_circ, circuit_tree.skeleton, JudgeLimit
@@ -265,9 +285,16 @@ def main():
     ident = (os.fstat(chan).st_dev, os.fstat(chan).st_ino)
     allowed = tuple(cfg["allowed_modules"])
 
+    err = os.dup(2)  # the stderr pipe: the sandbox reads it, the program cannot unwrite it
+    err_ident = (os.fstat(err).st_dev, os.fstat(err).st_ino)
+
     def writer():
-        return channel_writer(chan, ident, os.write, os.fstat, os._exit, len, OSError,
-                              TAMPER_EXIT)
+        return mirrored(
+            channel_writer(chan, ident, os.write, os.fstat, os._exit, len, OSError,
+                           TAMPER_EXIT),
+            channel_writer(err, err_ident, os.write, os.fstat, os._exit, len, OSError,
+                           TAMPER_EXIT),
+            STDERR_UME)
 
     emit = writer()  # the harness's own (END)
     real_import = builtins.__import__
@@ -371,11 +398,37 @@ def main():
                           f"{cfg['max_output_bytes'] >> 20} MB for all tests together) even "
                           "without its standard gates")
 
-    def plain(o):
-        """numpy integers are integers (a list of ``np.int64`` is a list of ints)."""
-        if isinstance(o, numpy.integer):
-            return int(o)
-        raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+    np_ints = frozenset(t for t in set(numpy.sctypeDict.values())
+                        if issubclass(t, numpy.integer))
+    int_, float_, str_, list_, tuple_ = int, float, str, list, tuple
+
+    def plain(o, depth=0):
+        """``o`` as exact built-in values, read without running any method of the program's
+        (a subclass of ``int``/``str``/``list``... is read through the built-in type's own slot;
+        its dunders may be library callables that would run here with no frame of the program
+        on the stack); numpy's own integer types are integers."""
+        t = type(o)
+        if t is int_ and o.bit_length() > BIG_INT_BITS:  # str() of it is capped (and quadratic)
+            return {BIG_INT: format(o, "x")}
+        if o is None or t is bool or t is int_ or t is float_ or t is str_:
+            return o
+        if depth > 64:
+            raise ValueError("nested too deeply")
+        if t in np_ints:
+            return plain(int_(o), depth)
+        if issubclass(t, bool):
+            return bool(int_.__int__(o))
+        if issubclass(t, int_):
+            return plain(int_.__int__(o), depth)
+        if issubclass(t, float_):
+            return float_.__float__(o)
+        if issubclass(t, str_):
+            return str_.__str__(o)
+        if issubclass(t, list_):
+            return [plain(x, depth + 1) for x in list_.copy(o)]
+        if issubclass(t, tuple_):
+            return [plain(x, depth + 1) for x in tuple_.__getnewargs__(o)[0]]
+        raise TypeError(f"Object of type {t.__name__} is not JSON serializable")
 
     def run():
         builtins.__import__ = guard
@@ -383,8 +436,9 @@ def main():
         try:
             code = compile(src, cand, "exec")
             exec(code, g)
-        except BaseException:
+        except BaseException as exc:
             report["load_error"] = traceback.format_exc(limit=-4)
+            report["load_memory"] = ran_out_of_memory(exc)
             return
         solve = g.get("solve")
         if not callable(solve):
@@ -402,14 +456,15 @@ def main():
             report["cases"].append(entry)
             try:
                 out = solve(*args)
-            except BaseException:
-                entry.update(status="RE", error=traceback.format_exc(limit=-4))
+            except BaseException as exc:
+                entry.update(status="RE", error=traceback.format_exc(limit=-4),
+                             memory=ran_out_of_memory(exc))
                 break
             finally:
                 entry["seconds"] = time.perf_counter() - t0
             if cfg["classical"]:
                 try:
-                    put(f"case_{i}.json", json.dumps(out, default=plain).encode())
+                    put(f"case_{i}.json", json.dumps(plain(out)).encode())
                 except (TypeError, ValueError, RecursionError) as exc:
                     entry.update(status="RE", error=f"the returned value is not a list/int: {exc}")
                     break
@@ -428,7 +483,8 @@ def main():
                 write_report()
                 continue
             except BaseException as exc:
-                entry.update(status="RE", error=f"the circuit cannot be serialised (QPY): {exc!r}")
+                entry.update(status="RE", error=f"the circuit cannot be serialised (QPY): {exc!r}",
+                             memory=ran_out_of_memory(exc))
                 break
             write_report()  # what is known so far survives a process that is ended
 

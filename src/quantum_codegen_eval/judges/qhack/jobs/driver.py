@@ -6,11 +6,15 @@ import io
 import sys
 import traceback
 
+from ...jobs.memory import ran_out_of_memory
+
 
 def error_record(phase, exc):
-    """``exc`` as data (type, module, message, frames, traceback), for the judge."""
+    """``exc`` as data (type, module, message, frames, traceback, whether memory ran out), for
+    the judge."""
     frames = [[f.filename, f.lineno, f.name] for f in traceback.extract_tb(exc.__traceback__)]
     return {"phase": phase, "type": type(exc).__name__, "module": type(exc).__module__,
+            "memory": ran_out_of_memory(exc),
             "message": str(exc)[:4000], "frames": frames[-40:],
             "traceback": "".join(traceback.format_exception(
                 type(exc), exc, exc.__traceback__))[-8000:]}

@@ -1,2 +1,6 @@
-"""The Qiskit HumanEval judge's job modules: the candidate's job (``runner``), the trusted check
-job (``trusted``) and the codec they share (``codec``)."""
+"""Qiskit HumanEval's job modules are the function-test judges' (``judges/function_test/jobs``:
+the candidate's ``runner``, the trusted ``check`` job, ``frames``, the ``codec``)."""
+
+from ...function_test.jobs import codec, frames, runner, trusted
+
+__all__ = ["codec", "frames", "runner", "trusted"]

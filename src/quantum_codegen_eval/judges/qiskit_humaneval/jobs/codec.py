@@ -1,6 +1,5 @@
-"""The wire codec of Qiskit HumanEval: the core with numpy and Qiskit, values used as objects
-(what cannot cross raises ``UnsupportedValue`` on the trusted side)."""
+"""Qiskit HumanEval's wire codec: the function-test judges' (``function_test/jobs/codec.py``)."""
 
-from ...jobs import wire, wire_numpy, wire_qiskit
+from ...function_test.jobs.codec import CODEC
 
-CODEC = wire.Codec((wire_numpy, wire_qiskit))
+__all__ = ["CODEC"]

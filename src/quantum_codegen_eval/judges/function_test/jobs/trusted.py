@@ -1,8 +1,9 @@
-"""The trusted side: run the test's ``check(candidate)`` against a proxy of the candidate.
+"""The trusted side: run the test against a proxy of the candidate: ``check(candidate)``, or each
+named test function in order with the candidate's functions bound as the test's globals.
 
 A job module: the judge ships it (with the codec) into a trusted sandbox job (the judge's own
 code, the task's prompt and test; no completion code) with
-``judges/_embed.job_source(trusted, "main", check_source, entry_point)``. The proxy answers the calls whose results the candidate's job already produced (``__qce_known.json``
+``judges/_embed.job_source(trusted, "main", check_source, entry_point, tests, names)``. The proxy answers the calls whose results the candidate's job already produced (``__qce_known.json``
 lists each call's fingerprint: its arguments and the random state it starts from; ``__qce_results.bin`` holds the result frames), rebuilt
 from safe serialisations. At the first call with no known result it records the arguments, then
 keeps going *speculatively* to collect the next calls' arguments (an unknown result is a
@@ -25,6 +26,7 @@ from pathlib import Path
 from ...jobs import wire, wire_qiskit
 from . import frames
 from .codec import CODEC
+from .task_values import with_classes
 
 KNOWN_FILE = "__qce_known.json"
 RESULTS_FILE = "__qce_results.bin"
@@ -189,8 +191,13 @@ def _apply_mutation(original, new):
 
 
 class Proxy:
-    def __init__(self, codec, known, results):
+    """The candidate's functions as the check sees them: ``primary`` (the entry point) is called
+    as ``proxy(...)``, any other name as ``proxy.call(name, args, kwargs)`` (its calls carry the
+    name: ``fn``)."""
+
+    def __init__(self, codec, known, results, primary=None):
         self.codec, self.known, self.results = codec, known, results
+        self.primary = primary
         self.index = 0
         self.need_from = None
         self.speculated, self.spec_bytes = [], 0
@@ -240,21 +247,28 @@ class Proxy:
         raise _exception(info)
 
     def __call__(self, *args, **kwargs):
+        return self.call(self.primary, args, kwargs)
+
+    def call(self, name, args, kwargs):
         i = self.index
         self.index += 1
-        # the arguments and the random state the call starts from: both decide its result
-        fp = [self.codec.fingerprint([list(args), sorted(kwargs.items())]), rng_fingerprint()]
+        # the function, the arguments and the random state the call starts from decide its result
+        what = [list(args), sorted(kwargs.items())]
+        fp = [self.codec.fingerprint(what if name == self.primary else [name, *what]),
+              rng_fingerprint()]
         if self.need_from is None:
             if i < len(self.known) and i < len(self.results) and self.known[i] == fp:
                 self.used = i + 1
                 return self._answer(i, self.results[i], args, kwargs)
             self.need_from = i
-        return self._speculate(i, fp, args, kwargs)
+        return self._speculate(i, fp, args, kwargs, name)
 
-    def _speculate(self, i, fp, args, kwargs):
+    def _speculate(self, i, fp, args, kwargs, name=None):
         call = {"fp": fp, "rng": self.codec.encode(rng_state()),
                 "args": [self.codec.encode(a) for a in args],
                 "kwargs": [[k, self.codec.encode(v)] for k, v in kwargs.items()]}
+        if name != self.primary:
+            call["fn"] = name
         text = json.dumps(call)
         if '"$": "unsupported"' in text:
             if i > self.need_from:  # e.g. a stand-in passed on as an argument: ask it later
@@ -274,8 +288,12 @@ class Proxy:
         return Pending()
 
 
-def main(check_source, entry_point):
-    """Run the test's ``check`` on a proxy of the candidate; the outcome to :data:`OUT_FILE`."""
+def main(check_source, entry_point, tests=None, names=(), classes=(), callbacks=False):
+    """Run the test on a proxy of the candidate; the outcome to :data:`OUT_FILE`. ``tests``:
+    ``None`` calls ``check(candidate)``; else the names of the test functions called in order,
+    with ``entry_point`` and each of ``names`` bound to the candidate's function of that name.
+    Instances of the test's ``classes`` (names) cross as data, and with ``callbacks`` so do the
+    test's functions passed to the program (:mod:`.task_values`)."""
     known = json.loads(Path(KNOWN_FILE).read_text(encoding="utf-8"))
     got = frames.split(Path(RESULTS_FILE).read_bytes())
     results = [f for f in got if f[0] in (b"C", b"D")]
@@ -314,20 +332,34 @@ def main(check_source, entry_point):
                   "message": f"the files the program wrote: {exc}", "index": None})
 
     _seed()
-    proxy = Proxy(CODEC, [c for c in known["fps"]], results)
+    proxy = Proxy(CODEC, [c for c in known["fps"]], results, entry_point)
 
-    def candidate(*args, **kwargs):
-        return proxy(*args, **kwargs)
+    def bind(name):
+        def candidate(*args, **kwargs):
+            return proxy.call(name, args, kwargs)
 
-    candidate.__name__ = candidate.__qualname__ = entry_point
+        candidate.__name__ = candidate.__qualname__ = name
+        return candidate
+
+    candidate = bind(entry_point)
     ns = {"__name__": "__qce_check__", "__builtins__": __builtins__}
     outcome = None
     stage = "setup"  # where an exception not re-raised from the candidate comes from
     try:
         exec(compile(check_source, "<test>", "exec"), ns)
+        proxy.codec = with_classes(CODEC, {n: ns.get(n) for n in classes},
+                                   check_source if callbacks else None,
+                                   call=proxy.call if callbacks else None)
         ns[entry_point] = candidate
+        for name in names:
+            if name != entry_point:
+                ns[name] = bind(name)
         stage = "check"
-        ns["check"](candidate)
+        if tests is None:
+            ns["check"](candidate)
+        else:
+            for name in tests:
+                ns[name]()
         outcome = {"result": "pass"}
     except SpeculationEnd:
         pass

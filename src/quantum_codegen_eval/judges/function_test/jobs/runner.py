@@ -1,4 +1,4 @@
-"""The untrusted side: run the candidate's program, then call its function on the given inputs.
+"""The untrusted side: run the candidate's program, then call its functions on the given inputs.
 
 A job module: the judge ships it (with the codec) into the sandbox job that runs the completion
 with ``judges/_embed.job_source(runner, "main", program, entry_point)``. The calls come from ``__qce_calls.json``; the results go to ``__qce_frames.bin``
@@ -14,6 +14,7 @@ from pathlib import Path
 from ...jobs import wire
 from . import frames
 from .codec import CODEC
+from .task_values import program_function, with_classes
 
 CALLS_FILE = "__qce_calls.json"
 FRAMES_FILE = "__qce_frames.bin"
@@ -26,23 +27,27 @@ def _mutable(value):
     return type(value).__name__ in ("list", "dict", "ndarray", "QuantumCircuit")
 
 
-def _record(fn, call):
+def _record(fn, call, name="function", codec=CODEC):
     """Run one call; (record, stop). The record is the return value or the exception."""
-    args = [CODEC.decode(a) for a in call["args"]]
-    kwargs = {k: CODEC.decode(v) for k, v in call["kwargs"]}
+    if fn is None:  # a function the test calls that the program does not define
+        return {"ok": False, "exc": {"type": "NameError", "module": "builtins",
+                                     "message": f"name {name!r} is not defined",
+                                     "site": "__main__"}}, False
+    args = [codec.decode(a) for a in call["args"]]
+    kwargs = {k: codec.decode(v) for k, v in call["kwargs"]}
     rng = call.get("rng")
     if rng:  # start from the test's global random states, as in one process
         import random
 
         import numpy as np
 
-        state = CODEC.decode(rng)
+        state = codec.decode(rng)
         np.random.set_state(state["np"])
         random.setstate(state["py"])
     slots = list(enumerate(args)) + list(kwargs.items())
-    before = {k: CODEC.fingerprint(v) for k, v in slots if _mutable(v)}
+    before = {k: codec.fingerprint(v) for k, v in slots if _mutable(v)}
     try:
-        rec = {"ok": True, "value": CODEC.encode(fn(*args, **kwargs))}
+        rec = {"ok": True, "value": codec.encode(fn(*args, **kwargs))}
     except SystemExit as exc:
         return {"ok": False, "exit": repr(exc.code)[:200]}, True
     except BaseException as exc:  # the candidate's exception is data too
@@ -53,9 +58,24 @@ def _record(fn, call):
         rec = {"ok": False, "exc": {"type": type(exc).__name__,
                                     "module": str(type(exc).__module__), "message": message,
                                     "site": _raise_site(exc)}}
-    rec["mutated"] = [[k, CODEC.encode(v)] for k, v in slots
-                      if k in before and CODEC.fingerprint(v) != before[k]]
+    rec["mutated"] = [[k, codec.encode(v)] for k, v in slots
+                      if k in before and codec.fingerprint(v) != before[k]]
     return rec, False
+
+
+def _does_nothing(fn):
+    """Whether ``fn`` is a Python function whose body only returns a constant (``pass``,
+    ``return True``, a docstring, comments: a prompt's stub). The program's own report: it can
+    only count against it."""
+    import dis
+
+    try:
+        ops = [(i.opname, i.argval) for i in dis.get_instructions(fn)
+               if i.opname not in ("RESUME", "NOP", "CACHE")]
+    except Exception:
+        return False
+    names = [op for op, _ in ops]
+    return names in (["RETURN_CONST"], ["LOAD_CONST", "RETURN_VALUE"])
 
 
 def _raise_site(exc):
@@ -82,8 +102,11 @@ def _files():
     return out
 
 
-def main(program, entry_point):
-    """Run ``program``, then its ``entry_point`` on each call of :data:`CALLS_FILE`."""
+def main(program, entry_point, classes=(), callbacks=False):
+    """Run ``program``, then on each call of :data:`CALLS_FILE` its function named by the call's
+    ``fn`` (by default ``entry_point``); instances of the program's ``classes`` (names) cross
+    as data, and with ``callbacks`` the test's functions passed as arguments are rebuilt here
+    (:mod:`.task_values`)."""
     calls = json.loads(Path(CALLS_FILE).read_text(encoding="utf-8"))
     out = open(FRAMES_FILE, "wb", buffering=0)  # noqa: SIM115 - written frame by frame
 
@@ -103,10 +126,12 @@ def main(program, entry_point):
     exec(compile(program, path, "exec"), ns)
     if entry_point not in ns:
         raise NameError(f"name {entry_point!r} is not defined")
-    frame(b"L")
-    fn = ns[entry_point]
+    frame(b"L", b'{"stub": true}' if _does_nothing(ns[entry_point]) else b"")
+    codec = with_classes(CODEC, {n: ns.get(n) for n in classes},
+                         program=ns if callbacks else None)
     for call in calls:
-        rec, stop = _record(fn, call)
+        name = call.get("fn") or entry_point
+        rec, stop = _record(program_function(codec, ns, name), call, name, codec)
         frame(b"C", json.dumps(rec).encode())
         if stop:
             break

@@ -1,0 +1,501 @@
+"""The function-test judge: the task's test runs in a trusted process, the candidate's program
+in the sandbox, reached through a proxy; a subclass is its test program and nothing else.
+
+A subclass says what runs trusted (:meth:`FunctionTestJudge.test_source`), the candidate's
+program (:meth:`~FunctionTestJudge.program`, by default the completion's code), the function(s)
+the test calls (:meth:`~FunctionTestJudge.functions`, by default the task's ``entry_point``) and
+the invocation style :attr:`~FunctionTestJudge.style`: ``"check"`` calls the test's
+``check(candidate)`` (HumanEval); ``"tests"`` calls the test functions
+:meth:`~FunctionTestJudge.tests` names (by default every top-level ``test_*``, in order) with
+the candidate's functions bound as the test's globals of those names (Quantum Katas's tests call
+``state_flip(qc, 0)`` directly).
+
+Stages (judges/base.py): ``T0`` a trusted job runs the test against the proxy until its first
+call and reports its arguments (and, speculatively, the next calls'); ``U1`` the candidate's job
+runs the program and calls its functions on all recorded arguments, in order, in one fresh
+process, returning the results serialised (the wire codec, ``jobs/codec.py``); ``T1`` the
+trusted job replays the test from the start with the known results rebuilt as real objects; ...
+until the test completes or raises. A call's first recorded result is final (a re-run only
+rebuilds the program's state). The verdict is decided from the trusted job's report only; the
+candidate's bytes are split into frames here and parsed (bounded) only in the trusted job.
+
+Status mapping: the test completes -> ``AC``; ``AssertionError`` -> ``WA``; another exception
+of the test's own code (on the program's result) -> ``WA``; one re-raised from the
+candidate's call -> ``RE`` classified by type (a function the test calls that the program does
+not define: ``NameError``); the test unable to run here (its imports, a missing optional
+library or account) or a task declared unjudgeable (:meth:`~FunctionTestJudge.unjudgeable`) ->
+a judge error; a missing library or account reported from the candidate's call -> a judge error
+only when a library raised it and the trusted job finds it missing (``_library_says_lacking``),
+else the program's ``RE``; more than ``MAX_ROUNDS`` rounds or ``ROUND_BUDGET`` x ``time_limit``
+CPU s -> a judge error; a returned value that cannot cross safely -> ``RE``
+(``details["proxy_unsupported"]``); a malformed payload -> ``RE``; the program dying in a call
+or at top level -> ``RE``/``TLE``/``MLE``; no code -> ``FORMAT``. ``time_limit`` counts CPU
+seconds per job; the wall clock is capped at ``WALL_FACTOR`` times that.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ...codeblocks import extract_all_blocks
+from ...verdict import TestResult, Verdict
+from .. import _embed
+from ..base import Evidence, judge_error, make_verdict, read_result
+from .jobs import frames, runner, trusted
+
+DEFAULT_TIME_LIMIT = 60.0
+#: the wall clock allows this many times the CPU limit: a loaded machine must not turn a slow
+#: run into TLE, while a program that sleeps or waits still ends
+WALL_FACTOR = 3.0
+#: candidate runs per sample (stages are T0, (U, T) * rounds): a check that uses each of many
+#: calls' results before the next call needs one round per call (upstream: at most 7, task 145)
+MAX_ROUNDS = 40
+#: every round re-runs the program and the check from the start, so a sample's work grows with
+#: the square of its rounds: a new round starts only while the CPU seconds of all the sample's
+#: jobs so far (both sides) are under this many times ``time_limit``; past it, a judge error
+ROUND_BUDGET = 10.0
+PRELOAD = ("numpy", "qiskit", "qiskit_aer")
+#: a candidate job's output larger than this is malformed (the sandbox caps files anyway)
+MAX_FRAMES_BYTES = 64 << 20
+#: the trusted job's report read back: its file-size limit (``Limits``), never reached by a
+#: report of the calls it needs
+MAX_REPORT_BYTES = 64 << 20
+#: the program broke the judge's calling contract (``verdict.with_error_class``)
+BROKE_CONTRACT = Evidence(broke_contract=True)
+#: stderr (and the check's stdout) kept per job: warnings or logging in each of many calls of a
+#: correct function must not reach the cap; the candidate's stdout goes to /dev/null
+OUTPUT_BYTES = 16 << 20
+#: the evaluator's work per completion is linear in its size (extraction, a regex scan, copies
+#: into the job's source); code over this many characters is not run: a judge limit
+MAX_CODE_CHARS = 1_000_000
+
+#: exceptions of the test's own code that say the environment lacks something it needs (a
+#: module, an optional library, an account): the check cannot run here, a judge error
+ENVIRONMENT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError",
+                                "MissingOptionalLibraryError", "AccountNotFoundError",
+                                "InvalidAccountError"})
+#: packages whose own code may report the environment lacking something (an exception of the
+#: program's call counts as the environment's only when raised in one of them)
+LIBRARIES = frozenset({"qiskit", "qiskit_aer", "qiskit_ibm_runtime", "qiskit_ibm_transpiler"})
+
+
+def _library_says_lacking(out: dict) -> bool:
+    """Whether an environment exception re-raised from the program's call is the environment's:
+    its class and the code that raised it are a library's (the program's report) and the
+    trusted job found the library or account missing here (``lacks``: its own check)."""
+    raised = out.get("raised")
+    if not isinstance(raised, dict) or out.get("lacks") is not True:
+        return False
+    return all(str(raised.get(k, "")).split(".")[0] in LIBRARIES for k in ("module", "site"))
+
+
+@dataclass
+class _State:
+    """What the stages so far established for one sample."""
+
+    fps: list[str] = field(default_factory=list)      # argument fingerprints, by call
+    calls: list[dict] = field(default_factory=list)   # encoded arguments, by call
+    results: list[tuple[bytes, bytes]] = field(default_factory=list)  # first result frames
+    died: dict[int, dict] = field(default_factory=dict)
+    files: bytes | None = None
+    stub: bool = False  # the program reported that its entry point does nothing
+    rounds: int = 0
+    last_from: int = -1
+    wall: float = 0.0
+    cpu: float = 0.0   # CPU seconds of every job so far (the round budget)
+
+
+def _ask(call: dict) -> dict:
+    """What the candidate's job needs of one recorded call."""
+    out = {"args": call["args"], "kwargs": call["kwargs"], "rng": call.get("rng")}
+    if call.get("fn"):
+        out["fn"] = call["fn"]
+    return out
+
+
+def test_functions(source: str) -> tuple[str, ...]:
+    """The top-level ``test_*`` functions ``source`` defines, in order (a trusted text).
+
+    >>> test_functions("def test_b():\\n    pass\\ndef helper():\\n    pass\\ndef test_a():\\n    pass\\n")
+    ('test_b', 'test_a')
+    """
+    import ast
+
+    names = [n.name for n in ast.parse(source).body
+             if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")]
+    return tuple(dict.fromkeys(names))
+
+
+@dataclass
+class FunctionTestJudge:
+    """Base of the judges that call the candidate's function(s) and check the results in a
+    trusted process (module docstring: stages, status mapping).
+
+    A subclass sets ``benchmark`` and :attr:`style` and defines :meth:`test_source`; it may
+    override :meth:`program`, :meth:`functions`, :meth:`classes`, :meth:`tests`,
+    :meth:`unjudgeable` and :meth:`task_details`. ``time_limit``: CPU seconds per job; ``preload``: what the sandbox
+    worker imports once before forking a problem's jobs, or a function of the problem giving it.
+    The problem needs ``task_id`` and ``entry_point``; its ``config`` (if any) names the jobs.
+    """
+
+    time_limit: float = DEFAULT_TIME_LIMIT
+    memory_mb: int = 4096
+    benchmark: str = ""
+    preload: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = PRELOAD
+
+    #: ``"check"``: the test defines ``check(candidate)``; ``"tests"``: the test functions of
+    #: :meth:`tests` are called in order, the candidate's functions bound as globals
+    style: ClassVar[str] = "check"
+    #: whether the functions the test defines and passes to the candidate (oracles) cross, as
+    #: their source, to run in the candidate's process (``jobs/task_values``); never back
+    callbacks: ClassVar[bool] = False
+    #: a program whose entry point does nothing (a body that only returns a constant: the
+    #: prompt's stub) is ``WA`` even when the test accepts it (tests that only check that a call
+    #: runs, or that it returns a bool)
+    reject_stubs: ClassVar[bool] = False
+    #: a call whose random state (the test's) is the previous call's starts where the program's
+    #: previous call left its random state, as in one process (a test calling a random function
+    #: twice gets two draws); else every call starts from the test's state at that call
+    rng_continues: ClassVar[bool] = False
+    #: the trusted test's random states are seeded and every call of the candidate starts from
+    #: the state the test had at that call (a replay repeats the same run)
+    deterministic = True
+    #: T0 and a candidate job and a trusted job per round (``judges.base.stage_limit``)
+    max_stages = 2 * MAX_ROUNDS + 1
+
+    # ------------------------------------------------------------------ the subclass's part
+    def test_source(self, problem: Any) -> str:
+        """The trusted program: run before the test is invoked (it defines ``check`` or the
+        test functions); never holds the completion."""
+        raise NotImplementedError
+
+    def code(self, completion: str) -> str:
+        """The code in a completion: fenced Python blocks if any, else the whole text."""
+        code = extract_all_blocks(completion) if isinstance(completion, str) else None
+        return code if code is not None else ""
+
+    def program(self, problem: Any, completion: str) -> str:
+        """What the candidate's job runs before its functions are called."""
+        return self.code(completion)
+
+    def functions(self, problem: Any) -> tuple[str, ...]:
+        """The candidate's functions the test calls: the entry point first."""
+        return (problem.entry_point,)
+
+    def classes(self, problem: Any) -> tuple[str, ...]:
+        """Classes the task defines whose instances cross between the test and the program, by
+        name: each side rebuilds them with its own class of that name (``jobs/task_values``)."""
+        return ()
+
+    def tests(self, problem: Any) -> tuple[str, ...]:
+        """Style ``"tests"``: the test functions called, in order."""
+        return test_functions(self.test_source(problem))
+
+    def unjudgeable(self, problem: Any) -> str:
+        """Why a non-AC verdict on ``problem`` is a judge error ('' when it is not): a task the
+        judge cannot check, or one that cannot pass here."""
+        return ""
+
+    def task_details(self, problem: Any) -> dict[str, Any]:
+        """What every verdict on ``problem`` reports in ``details`` besides the rounds."""
+        return {}
+
+    # ------------------------------------------------------------------ protocol
+    def reads(self, problem: Any, completion: str) -> str:
+        """What the verdict depends on: the completion's code (:meth:`code`)."""
+        return self.code(completion)
+
+    def signature(self) -> dict[str, Any]:
+        """The options that can change a verdict (``judges.base.Judge.signature``)."""
+        return {"time_limit": self.time_limit, "memory_mb": self.memory_mb}
+
+    @property
+    def _the_test(self) -> str:
+        return "check()" if self.style == "check" else "the test"
+
+    def _preload(self, problem: Any) -> tuple[str, ...]:
+        return tuple(self.preload(problem) if callable(self.preload) else self.preload)
+
+    # ------------------------------------------------------------------ jobs
+    def _limits(self):
+        from ...execution import Limits
+
+        return Limits(wall_time=self.time_limit * WALL_FACTOR, cpu_time=self.time_limit,
+                      memory_mb=self.memory_mb, output_bytes=OUTPUT_BYTES)
+
+    def _job_id(self, problem: Any) -> str:
+        config = getattr(problem, "config", None)
+        return f"{config}:{problem.task_id}" if config is not None else str(problem.task_id)
+
+    def _trusted_job(self, problem: Any, st: _State):
+        from ...execution import Job
+
+        body = b"".join(frames.pack(k, p) for k, p in st.results)
+        if st.files is not None:
+            body += frames.pack(b"F", st.files)
+        known = json.dumps({"fps": st.fps[:len(st.results)]})
+        tests = None if self.style == "check" else list(self.tests(problem))
+        source = _embed.job_source(trusted, "main", self.test_source(problem),
+                                   problem.entry_point, tests, list(self.functions(problem)),
+                                   list(self.classes(problem)), self.callbacks)
+        return Job(source, id=f"{self._job_id(problem)}:t{st.rounds}",
+                   files={trusted.KNOWN_FILE: known, trusted.RESULTS_FILE: body},
+                   collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self._preload(problem),
+                   trusted=True)
+
+    def _candidate_job(self, problem: Any, completion: str, st: _State):
+        from ...execution import Job
+
+        source = _embed.job_source(runner, "main", self.program(problem, completion),
+                                   problem.entry_point, list(self.classes(problem)),
+                                   self.callbacks)
+        calls, before = [], None
+        for c, fp in zip(st.calls, st.fps, strict=True):
+            ask = _ask(c)
+            if self.rng_continues and fp[1] == before:  # the test drew nothing since
+                ask["rng"] = None
+            before = fp[1]
+            calls.append(ask)
+        return Job(source, id=f"{self._job_id(problem)}:u{st.rounds + 1}",
+                   files={runner.CALLS_FILE: json.dumps(calls)},
+                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self._preload(problem))
+
+    def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
+        code = self.code(completion)
+        if not code.strip():
+            return make_verdict(self, problem.task_id, "FORMAT", "the completion contains no code",
+                                tests_total=1, details=self._details(problem, _State()))
+        if len(code) > MAX_CODE_CHARS:
+            return self._judge_error(problem, _State(), f"the completion's code has {len(code)} "
+                                     f"characters, over the judge's bound of {MAX_CODE_CHARS}; "
+                                     "not run", judge_limit="code_size")
+        if self.style == "tests" and not self.tests(problem):
+            return self._judge_error(problem, _State(), "the task's test defines no test "
+                                     "function to call")
+        return [self._trusted_job(problem, _State())]
+
+    # ------------------------------------------------------------------ decide
+    def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
+        st = _State()
+        for k, r in enumerate(results):
+            st.wall += r.wall_time or 0.0
+            st.cpu += r.cpu_time or 0.0
+            last = k == len(results) - 1
+            step = self._after_trusted(problem, st, r) if k % 2 == 0 else \
+                self._after_candidate(problem, st, r)
+            if isinstance(step, Verdict):
+                return step
+            if last:
+                if k % 2 == 1:
+                    return [self._trusted_job(problem, st)]
+                limit = self._round_limit(problem, st)
+                if limit is not None:
+                    return limit
+                return [self._candidate_job(problem, completion, st)]
+        raise AssertionError("decide() without results")  # pragma: no cover
+
+    def _round_limit(self, problem: Any, st: _State) -> Verdict | None:
+        """A judge error when another round would pass the judge's bounds (rounds, CPU)."""
+        budget = ROUND_BUDGET * self.time_limit
+        if st.rounds >= MAX_ROUNDS:
+            why, kind = f"{self._the_test} needs more than {MAX_ROUNDS} rounds of calls", "rounds"
+        elif st.cpu >= budget:
+            why, kind = (f"round {st.rounds + 1} not started: the sample's jobs used "
+                         f"{st.cpu:.1f} CPU s in {st.rounds} rounds, the judge's budget is "
+                         f"{budget:g} ({ROUND_BUDGET:g} x the time limit)"), "round_budget"
+        else:
+            return None
+        return self._judge_error(problem, st, why, proxy_rounds_exceeded=True, judge_limit=kind,
+                                 cpu_seconds=round(st.cpu, 3))
+
+    def _after_candidate(self, problem: Any, st: _State, r: Any) -> Verdict | None:
+        st.rounds += 1
+        raw = r.files.get(runner.FRAMES_FILE, b"")
+        try:
+            if len(raw) > MAX_FRAMES_BYTES:
+                raise ValueError(f"{len(raw)} bytes of output")
+            got = frames.split(raw, kinds=(b"L", b"C", b"F", b"E"))
+        except ValueError as exc:
+            return self._verdict(problem, st, "RE",
+                                 f"the program's output is malformed (or cut at the "
+                                 f"file-size limit): {exc}", evidence=BROKE_CONTRACT)
+        if not got or got[0][0] != b"L":
+            return self._top_level(problem, st, r)
+        st.stub = got[0][1] == b'{"stub": true}'
+        calls = [f for f in got if f[0] == b"C"]
+        files = [p for k, p in got if k == b"F"]
+        st.files = files[-1] if files else None
+        frozen = len(st.results)
+        st.results.extend(calls[frozen:len(st.calls)])
+        if len(st.results) < len(st.calls):
+            i = len(st.results)
+            info = {"status": r.status, "exit_code": r.exit_code, "signal": r.signal,
+                    "exception": r.exception.type.rsplit(".", 1)[-1] if r.exception else None,
+                    "message": r.exception.message[:500] if r.exception else ""}
+            st.died[i] = info
+            st.results.append((b"D", json.dumps(info).encode()))
+            del st.calls[i + 1:], st.fps[i + 1:]
+        return None
+
+    def _after_trusted(self, problem: Any, st: _State, r: Any) -> Verdict | None:
+        read = read_result(r, trusted.OUT_FILE, MAX_REPORT_BYTES)
+        if read.failure and read.failure.reason == "missing":
+            if r.status == "timeout":
+                return self._verdict(problem, st, "TLE", f"{self._the_test} over "
+                                     f"{self.time_limit:g} CPU s on the results")
+            if r.status == "memory":
+                return self._verdict(problem, st, "MLE",
+                                     f"{self._the_test} over {self.memory_mb} MB on the results")
+            if r.exception is None and r.status in ("crashed", "killed"):
+                return self._verdict(problem, st, "RE",
+                                     f"the check process died on the program's results "
+                                     f"({r.status}, signal {r.signal})", evidence=BROKE_CONTRACT)
+            why = (f"{r.exception.type}: {r.exception.message}" if r.exception
+                   else f"{r.status} (exit code {r.exit_code})")
+            return self._judge_error(problem, st, f"the trusted check failed: {why}"[:500],
+                                     stderr_tail=(r.stderr or "")[-2000:])
+        try:
+            if read.failure:
+                raise ValueError(str(read.failure))
+            out = read.value
+            if not isinstance(out, dict):
+                raise ValueError("not an object")
+            calls = out["calls"] if out.get("state") == "need" else []
+            start = out.get("from")
+            if out.get("state") == "need" and (not calls or not isinstance(start, int)):
+                raise ValueError("unexpected report")
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            return self._judge_error(problem, st, f"the trusted check's report is unreadable "
+                                     f"({exc})", stderr_tail=(r.stderr or "")[-2000:])
+        if out.get("state") == "need":
+            if start <= st.last_from:
+                return self._judge_error(problem, st, f"{self._the_test} asks different arguments on a "
+                                         "replay (not reproducible)", proxy_nondeterministic=True)
+            st.last_from = start
+            del st.results[start:], st.fps[start:], st.calls[start:]
+            st.died = {i: d for i, d in st.died.items() if i < start}
+            for c in calls:
+                st.fps.append(c["fp"])
+                st.calls.append(_ask(c))
+            return None
+        if st.rounds == 0:  # check() never called the candidate: still run its program once
+            st.fps, st.calls, st.results = [], [], []
+            return None
+        return self._outcome(problem, st, out)
+
+    # ------------------------------------------------------------------ verdicts
+    def _outcome(self, problem: Any, st: _State, out: dict) -> Verdict:
+        result = out.get("result")
+        if result == "pass":
+            if st.stub and self.reject_stubs:
+                return self._verdict(problem, st, "WA", f"{problem.entry_point}() does nothing "
+                                     "(its body only returns a constant: the prompt's stub); the "
+                                     "test accepts it, the judge does not", stub=True)
+            return self._verdict(problem, st, "AC", "")
+        if result == "fail":
+            exc, origin = str(out.get("type")), out.get("origin")
+            text = f"{exc}: {out.get('message', '')}"
+            if origin == "candidate" and exc in ENVIRONMENT_ERRORS and _library_says_lacking(out):
+                # qiskit, called by the program, says an optional library or an account is
+                # missing, and the trusted job found it missing here (a program raising the name
+                # itself, or importing a module that does not exist, is its own error)
+                return self._judge_error(problem, st, f"the program's function needs what this "
+                                         f"environment lacks: {text}"[:1000], exception_type=exc,
+                                         exception_origin=origin, environment_error=True,
+                                         raised_in=str(out["raised"]["site"]))
+            if origin == "candidate":  # raised by the program's function, re-raised in check()
+                return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
+                                     f"in the program's function: {text}",
+                                     evidence=Evidence(exception_type=exc),
+                                     exception_origin="candidate")
+            if origin != "check" or exc in ENVIRONMENT_ERRORS:
+                where = f"in {self._the_test}" if origin == "check" else "at its top level"
+                return self._judge_error(problem, st, f"the task's test cannot run here ({where})"
+                                         f": {text}"[:1000], exception_type=exc,
+                                         exception_origin=origin, environment_error=True)
+            if exc == "MemoryError":
+                return self._verdict(problem, st, "MLE", f"{self._the_test} ran out of memory "
+                                     f"on the program's results: {text}", exception_origin="check")
+            # check()'s own code failed on what the program returned (``None.equiv`` ...): the
+            # program's wrong answer, whatever the type; it was not raised in the program
+            return self._verdict(problem, st, "WA", f"{self._the_test} raised {text}",
+                                 evidence=Evidence(exception_type=exc), exception_origin="check")
+        reason, i, message = out.get("reason"), out.get("index"), out.get("message", "")
+        call = f"call {i + 1}" if isinstance(i, int) else "the program"
+        if reason == "limit":
+            what = message if message.startswith("an argument") else f"returned a {message}"
+            return self._judge_error(problem, st, f"{call}: {what}: a limit of the transport, "
+                                     "not counted as the program's error",
+                                     proxy_unsupported=message)
+        if reason == "unsupported":
+            return self._verdict(problem, st, "RE",
+                                 f"{call} returned a {message}, which cannot be passed safely to "
+                                 "the check (unsupported type)", proxy_unsupported=message,
+                                 evidence=BROKE_CONTRACT)
+        if reason == "payload":
+            return self._verdict(problem, st, "RE", f"{call}: malformed result: {message}",
+                                 evidence=BROKE_CONTRACT)
+        if reason == "exit":
+            return self._verdict(problem, st, "RE", f"{call}: {message}", evidence=BROKE_CONTRACT)
+        died = st.died.get(i, {}) if isinstance(i, int) else {}
+        if died.get("status") == "timeout":
+            return self._verdict(problem, st, "TLE", f"{call}: over "
+                                 f"{self.time_limit:g} CPU s or "
+                                 f"{self.time_limit * WALL_FACTOR:g} s wall")
+        if died.get("status") == "memory":
+            return self._verdict(problem, st, "MLE", f"{call}: over {self.memory_mb} MB")
+        if died.get("exception"):
+            exc = died["exception"]
+            return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
+                                 f"{call}: {exc}: {died.get('message', '')}",
+                                 evidence=Evidence(exception_type=exc))
+        return self._verdict(problem, st, "RE",
+                             f"the program ended during {call} (status {died.get('status')}, "
+                             f"exit code {died.get('exit_code')}, signal {died.get('signal')})",
+                             evidence=BROKE_CONTRACT)
+
+    def _top_level(self, problem: Any, st: _State, r: Any) -> Verdict:
+        """The candidate's program failed before its function could be called."""
+        if r.status == "timeout":
+            return self._verdict(problem, st, "TLE", f"over {self.time_limit:g} CPU s "
+                                 f"or {self.time_limit * WALL_FACTOR:g} s wall", r)
+        if r.status == "memory":
+            return self._verdict(problem, st, "MLE", f"over {self.memory_mb} MB", r)
+        if r.exception is not None:
+            exc = r.exception.type.rsplit(".", 1)[-1]
+            return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
+                                 f"{exc}: {r.exception.message}".strip(), r,
+                                 evidence=Evidence(exception_type=exc))
+        return self._verdict(problem, st, "RE",
+                             f"the program exited before {self._the_test} ran ({r.status}, exit code "
+                             f"{r.exit_code}, signal {r.signal})", r, evidence=BROKE_CONTRACT)
+
+    def _details(self, problem: Any, st: _State, **extra: Any) -> dict[str, Any]:
+        return {**self.task_details(problem), "rounds": st.rounds, "calls": len(st.results),
+                **extra}
+
+    def _verdict(self, problem: Any, st: _State, status: str, message: str, r: Any = None,
+                 evidence: Evidence | None = None, **extra: Any) -> Verdict:
+        """The verdict, unless the task cannot be judged here (a judge error); ``extra`` goes to
+        ``details``, ``evidence`` is what ``verdict.with_error_class`` classifies."""
+        seen = evidence.details() if evidence else {}
+        why = self.unjudgeable(problem) if status != "AC" else ""
+        if why:
+            return self._judge_error(problem, st, f"{why}; the check said: {message}"[:1000],
+                                     **seen, **extra)
+        details = self._details(problem, st, **extra)
+        if r is not None:
+            details["stderr_tail"] = (r.stderr or "")[-2000:]
+        check = TestResult(name="check" if self.style == "check" else "test", passed=status == "AC", status=status, message=message,
+                           seconds=st.wall)
+        return make_verdict(self, problem.task_id, status, message, tests=[check],
+                            evidence=evidence, details=details,
+                            timings={"wall_time": st.wall, "cpu_time": st.cpu})
+
+    def _judge_error(self, problem: Any, st: _State, message: str, **extra: Any) -> Verdict:
+        details = self._details(problem, st, **extra)
+        return judge_error(self, problem.task_id, message, details=details,
+                           timings={"wall_time": st.wall, "cpu_time": st.cpu})

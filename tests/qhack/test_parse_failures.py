@@ -1,0 +1,53 @@
+"""Every way a QHack completion can fail to parse is a verdict (FORMAT or RE, as the contest's
+interpreter would say), never a judge error; a program an era's interpreter compiles (a
+4,000-term sum) is parsed by the judge too, however its own interpreter's default recursion
+limit would refuse it; past the documented size cap (``max_code_bytes``) a FORMAT verdict."""
+
+from __future__ import annotations
+
+import resource
+import time
+
+import pytest
+
+from quantum_codegen_eval.formats.python_source import call_deep
+from quantum_codegen_eval.judges.base import judge_many
+from quantum_codegen_eval.judges.qhack.judge import QHackJudge
+
+FLAT_SUM = "def add_numbers(x, y):\n    return x + y" + " + 0" * 4000 + "\n"
+NESTED = "def add_numbers(x, y):\n    return x + y + " + "[" * 300 + "]" * 300 + "\n"
+UNARY = "def add_numbers(x, y):\n    return x + y + " + "-" * 20000 + "0\n"
+LONG_CHAIN = "def add_numbers(x, y):\n    return x + y\n\nz = a" + ".b" * 20000 + "\n"
+
+
+def test_parse_failures_are_verdicts(qhack_problems, sandbox):
+    rec = qhack_problems["2023/tutorial_1"]
+    judge = QHackJudge(env="current", max_code_bytes=50_000)
+    big = "def add_numbers(x, y):\n    return x + y\n" + "# pad\n" * 10_000
+    flat, nested, unary, chain, too_big = judge_many(
+        judge, [(rec, c) for c in (FLAT_SUM, NESTED, UNARY, LONG_CHAIN, big)], sandbox)
+    verdicts = [flat, nested, unary, chain, too_big]
+    assert not any(v.judge_error for v in verdicts), [(v.status, v.message) for v in verdicts]
+    # parsed and run: on this interpreter (env="current") the program job compiles it as well
+    assert flat.status in ("AC", "RE") and "judge" not in flat.message
+    assert flat.details.get("format") is None, flat.message
+    assert nested.status == "FORMAT" and nested.details["format"] == "syntax_error"
+    assert unary.status == "RE" and "cannot be compiled" in unary.message, unary.message
+    assert chain.status == "RE", chain.message  # parsed, then `a` is not defined when loaded
+    assert too_big.status == "FORMAT" and too_big.details["format"] == "too_large"
+    assert judge.options()["max_code_bytes"] == 50_000
+
+
+def test_an_eras_program_is_parsed_here():
+    """The judge's own parse of a 4,000-term sum (3.9 compiles it; 3.11 refuses it at the
+    default recursion limit) and of a 40,000-link attribute chain."""
+    import ast
+
+    with pytest.raises(RecursionError):
+        ast.parse(FLAT_SUM)
+    tree = call_deep(ast.parse, FLAT_SUM)
+    assert call_deep(ast.unparse, tree).count("+ 0") == 4000
+    t0, rss0 = time.process_time(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    call_deep(ast.parse, "z = a" + ".b" * 40_000 + "\n")
+    assert time.process_time() - t0 < 5
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0 < 500 * 1024
