@@ -16,6 +16,7 @@ import pytest
 
 from quantum_codegen_eval.execution import Job, Limits, Sandbox
 from quantum_codegen_eval.judges.base import (
+    MAX_RESULT_DEPTH,
     READ_FAILURES,
     Evidence,
     JobResult,
@@ -46,6 +47,10 @@ FILES = {
     "cut.json": (b'{"a": [1, 2', "malformed"),
     "bytes.json": (b"\xff\xfe{}", "malformed"),
     "deep.json": (b"[" * 5000 + b"]" * 5000, "malformed"),  # under the byte bound, too deep
+    # the depth bound is the package's, not the Python's (3.13's json.loads parses deep.json)
+    "nested.json": (b"[" * MAX_RESULT_DEPTH + b"]" * MAX_RESULT_DEPTH, None),
+    "deeper.json": (b"[" * (MAX_RESULT_DEPTH + 1) + b"]" * (MAX_RESULT_DEPTH + 1), "malformed"),
+    "brackets.json": (b'{"s": "' + b"[{" * 5000 + b'\\\\", "t": ["\\"]"]}', None),  # in strings
     "big.json": (b'"' + b"x" * LIMIT + b'"', "oversized"),
 }
 

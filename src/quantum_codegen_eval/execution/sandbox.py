@@ -156,7 +156,7 @@ class _Slot:
                 old_key = next(iter(self.zygotes))
                 self.zygotes.pop(old_key).close()
             if self.lease is not None and self.lease.exclusive:
-                _worker.kill_uid(self.lease.uid)  # whatever a dead predecessor left running
+                _kill_uid(self.lease.uid)  # whatever a dead predecessor left running
             z = _Zygote(python, preload, not self.sb.network, self.sb._home, self.sb.env,
                         self.sb._fs_config(), hash_seed)
             failed = {name: error for name, error in (z.info.get("failed") or {}).items()
@@ -306,7 +306,7 @@ class _Slot:
         except OSError:
             pass
         if self.lease is not None and self.lease.exclusive:
-            _worker.kill_uid(self.uid)
+            _kill_uid(self.uid)
 
     def _supervise(self, job: Job, limits: Limits, pid: int, waiter: int, zygote: _Zygote | None,
                    out_r: int, err_r: int, rep_r: int, t0: float, work: str) -> RunResult:
@@ -788,6 +788,29 @@ def _mounts_under(base: str) -> list[str]:
     except OSError:
         return []
     return sorted((p for p in points if p.startswith(base.rstrip("/") + "/")), reverse=True)
+
+
+_FORKS = threading.Lock()
+_FORK_TRIES = 100
+
+
+def _kill_uid(uid: int) -> None:
+    """``_worker.kill_uid`` (which forks this multi-threaded process) one slot at a time.
+
+    From Python 3.12 on, filelock (imported by datasets and huggingface_hub) installs an audit
+    hook that makes ``os.fork`` raise ``RuntimeError`` while another thread of the process is
+    forking: two slots forking at once lost one slot's job ("crashed" before the program ran,
+    judged as the program's). The hook raises before the fork, so a fork of other code in
+    progress is waited out and retried."""
+    for attempt in range(_FORK_TRIES):
+        try:
+            with _FORKS:
+                _worker.kill_uid(uid)
+            return
+        except RuntimeError:
+            if attempt == _FORK_TRIES - 1:
+                raise
+            time.sleep(0.01)
 
 
 def _sweep_stale_mounts() -> None:

@@ -16,7 +16,8 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import mul
+from functools import reduce
+from operator import add, mul
 
 ORDERS = (1, 2, 3, 4)
 _EPSILON = 0.1  # SmoothingFunction().method1
@@ -45,8 +46,10 @@ class NgramProfile:
         if weigh is None:
             return cls(len(tokens), counts)
         weights = weigh(counts[0])
-        # sum(..., 0.0) adds left to right in doubles, as ``total += c * w`` in token order did.
-        total = sum(map(mul, counts[0].values(), map(weights.__getitem__, counts[0])), 0.0)
+        # left to right in doubles, as ``total += c * w`` in token order (upstream's loop, and the
+        # numerator's in weighted_stats): not sum(), which compensates from Python 3.12 on, so an
+        # identical pair would score 0.9999999999999999 there and 1.0 on 3.10/3.11
+        total = reduce(add, map(mul, counts[0].values(), map(weights.__getitem__, counts[0])), 0.0)
         return cls(len(tokens), counts, total, weights)
 
 
