@@ -191,6 +191,11 @@ def audit_hook(emit, module_ok, guard_code, getframe, get_ident, write_flags, bu
                     isinstance_(flags, int_) and flags & write_flags):
                 refuse("open(" + repr_(args[0])[:100] + ", " + repr_(mode) + ") for writing")
             return
+        if event in ("os.putenv", "os.unsetenv") and isinstance_(loading, str_):
+            # a library's module body setting its own defaults while the program imports it
+            # (threadpoolctl's ``KMP_DUPLICATE_LIB_OK``, reached by ``from scipy import signal``):
+            # fixed values of the library's, which the contest's judge never saw as a use
+            return
         if event in ("exec", "compile") and loading is None and not origin.endswith(compilers):
             # a library evaluating code while the program runs, outside any import: the
             # program's strings (``typing.get_type_hints`` on string annotations, f2py's eval)
