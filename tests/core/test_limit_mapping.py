@@ -41,10 +41,6 @@ def test_no_judge_maps_limits_itself(name):
     assert [hit for p in _judge_files(name) for hit in _own_mappings(p)] == []
 
 
-@pytest.mark.xfail(strict=True, reason="judges/function_test (Qiskit HumanEval's, Quantum Katas' base) still maps 'timeout' / "
-                   "'memory' and a check()'s 'MemoryError' itself (owned by helper 'katas'; "
-                   "the change: call judges.base.limit_status, with memory_error from the "
-                   "runner's record)")
 def test_the_function_test_judges_map_limits_once():
     assert [hit for p in _judge_files("function_test") for hit in _own_mappings(p)] == []
 

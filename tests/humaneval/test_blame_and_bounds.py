@@ -63,12 +63,13 @@ BLAME = [
      "RE", None, "setup", "cannot run here"),
     ("check() imports what is not installed", CHECK_IMPORT, "\n    return 1\n",
      "RE", None, "check", "cannot run here"),
-    # the environment lacking a library is a judge error only when qiskit, called by the
-    # program, says so and the trusted job finds it missing here (Graphviz is not installed)
+    # nothing the program raises makes a judge error (issue 36): qiskit, called by the program,
+    # saying a library is missing is the program's RE; the trusted job's own finding that it is
+    # missing here (Graphviz is not installed; upstream installs no Graphviz either) is in details
     ("qiskit says an optional library is missing", SV,
      "\n    from qiskit.visualization import plot_coupling_map\n"
      "    return plot_coupling_map(2, [[0, 0], [1, 0]], [[0, 1]])\n",
-     "RE", None, "candidate", "environment lacks"),
+     "RE", "reasoning", "candidate", "in the program's function: MissingOptionalLibraryError"),
     # the program raising such a name itself hides a wrong answer no more: its own error
     ("it raises qiskit's MissingOptionalLibraryError itself", SV,
      "\n    from qiskit.exceptions import MissingOptionalLibraryError\n"
@@ -89,15 +90,13 @@ BLAME = [
      "    exec('def f():\\n    raise E(\"matplotlib\", \"plot\")', ns)\n"
      "    ns['f']()\n",
      "RE", "reasoning", "candidate", "in the program's function: MissingOptionalLibraryError"),
-    # the bound of that rule (docs/benchmarks/qiskit_humaneval.md): the raise site is the
-    # program's report, so a forged one for a library this environment really lacks is a judge
-    # error here, never a verdict; with Graphviz installed the same program is judged on its answer
+    # a forged raise site for a library this environment really lacks: the same RE
     ("a forged qiskit raise site for a library missing here", SV,
      "\n    from qiskit.exceptions import MissingOptionalLibraryError as E\n"
      "    ns = {'__name__': 'qiskit.utils.lazy_tester', 'E': E}\n"
      "    exec('def f():\\n    raise E(\"Graphviz\", \"plot\")', ns)\n"
      "    ns['f']()\n",
-     "RE", None, "candidate", "environment lacks"),
+     "RE", "reasoning", "candidate", "in the program's function: MissingOptionalLibraryError"),
     ("check() passes an argument that cannot cross (a function)", LAMBDA, "\n    return f(2)\n",
      "RE", None, None, "cannot be sent to the program"),
     ("a wrong answer on a task flagged unrunnable", FLAGGED, "\n    return 2\n",
@@ -122,6 +121,9 @@ def test_blame_follows_where_the_exception_was_raised(blame, i):
     assert v.details.get("exception_origin") == origin and fragment in v.message, v.message
     if task.unrunnable:
         assert v.details["unrunnable"] == task.unrunnable
+    lacking = name in ("qiskit says an optional library is missing",
+                       "a forged qiskit raise site for a library missing here")
+    assert v.details.get("environment_lacks", False) is lacking, v.details
 
 
 def test_the_trusted_side_checks_what_the_environment_lacks():

@@ -1,10 +1,10 @@
-"""Issue 36 items the Qiskit HumanEval judge still gets wrong (owned by helper "katas", who is
-refactoring judges/qiskit_humaneval; recorded here as strict xfails with the change each needs):
+"""Issue 36: what a program raises never makes a judge error, and memory exhaustion in its call is
+MLE (through ``judges.base.limit_status``):
 
 * a forged judge error: the program calls qiskit where an optional library is really missing,
   catches the library's own ``MissingOptionalLibraryError`` (its traceback is qiskit's) and
   raises it again from a function that should have returned a statevector. The judge takes it
-  for the environment's ("environment lacks ..."), a judge error out of the model's classes.
+  for the environment's ("environment lacks ..."): it was a judge error, out of the model's classes.
   Nothing the program raises may make a judge error: the environment check must be the trusted
   side's own, about what the task needs, not the program's exception.
 * memory exhaustion caught by the runner (a MemoryError inside the candidate's call, re-raised
@@ -35,17 +35,11 @@ def verdicts(sandbox):
     return judge_many(qhe.make_judge(time_limit=20.0), [(SV, FORGED), (SV, GROWS)], sandbox)
 
 
-@pytest.mark.xfail(strict=True, reason="judges/qiskit_humaneval trusts the program's re-raised "
-                   "MissingOptionalLibraryError (environment lacks ...: a judge error); helper "
-                   "'katas' owns the judge")
 def test_a_program_cannot_forge_a_judge_error(verdicts):
     forged = verdicts[0]
     assert not forged.judge_error and forged.status == "RE", (forged.status, forged.message)
 
 
-@pytest.mark.xfail(strict=True, reason="judges/qiskit_humaneval maps a MemoryError caught in the "
-                   "candidate's call to RE; it should call judges.base.limit_status (helper "
-                   "'katas' owns the judge)")
 def test_memory_exhaustion_in_the_call_is_mle(verdicts):
     grows = verdicts[1]
     assert grows.status == "MLE", (grows.status, grows.message)

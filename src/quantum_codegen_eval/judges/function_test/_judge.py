@@ -24,9 +24,10 @@ of the test's own code (on the program's result) -> ``WA``; one re-raised from t
 candidate's call -> ``RE`` classified by type (a function the test calls that the program does
 not define: ``NameError``); the test unable to run here (its imports, a missing optional
 library or account) or a task declared unjudgeable (:meth:`~FunctionTestJudge.unjudgeable`) ->
-a judge error; a missing library or account reported from the candidate's call -> a judge error
-only when a library raised it and the trusted job finds it missing (``_library_says_lacking``),
-else the program's ``RE``; more than ``MAX_ROUNDS`` rounds or ``ROUND_BUDGET`` x ``time_limit``
+a judge error; a missing library or account reported from the candidate's call -> the program's
+``RE`` (nothing the program raises makes a judge error; when a library raised it and the trusted
+job finds it missing here, ``details["environment_lacks"]`` says so); a ``MemoryError`` in the
+call's or the test's exception chain -> ``MLE`` (``judges.base.limit_status``); more than ``MAX_ROUNDS`` rounds or ``ROUND_BUDGET`` x ``time_limit``
 CPU s -> a judge error; a returned value that cannot cross safely -> ``RE``
 (``details["proxy_unsupported"]``); a malformed payload -> ``RE``; the program dying in a call
 or at top level -> ``RE``/``TLE``/``MLE``; no code -> ``FORMAT``. ``time_limit`` counts CPU
@@ -43,7 +44,7 @@ from typing import Any, ClassVar
 from ...codeblocks import extract_all_blocks
 from ...verdict import TestResult, Verdict
 from .. import _embed
-from ..base import Evidence, judge_error, make_verdict, read_result
+from ..base import Evidence, judge_error, limit_status, make_verdict, read_result
 from .jobs import frames, runner, trusted
 
 DEFAULT_TIME_LIMIT = 60.0
@@ -370,12 +371,10 @@ class FunctionTestJudge:
     def _after_trusted(self, problem: Any, st: _State, r: Any) -> Verdict | None:
         read = read_result(r, trusted.OUT_FILE, MAX_REPORT_BYTES)
         if read.failure and read.failure.reason == "missing":
-            if r.status == "timeout":
-                return self._verdict(problem, st, "TLE", f"{self._the_test} over "
-                                     f"{self.time_limit:g} CPU s on the results")
-            if r.status == "memory":
-                return self._verdict(problem, st, "MLE",
-                                     f"{self._the_test} over {self.memory_mb} MB on the results")
+            limit = limit_status(r.status)
+            if limit is not None:
+                return self._verdict(problem, st, limit, f"{self._the_test} over "
+                                     f"{self._limit_text(limit)} on the results")
             if r.exception is None and r.status in ("crashed", "killed"):
                 return self._verdict(problem, st, "RE",
                                      f"the check process died on the program's results "
@@ -426,27 +425,25 @@ class FunctionTestJudge:
         if result == "fail":
             exc, origin = str(out.get("type")), out.get("origin")
             text = f"{exc}: {out.get('message', '')}"
-            if origin == "candidate" and exc in ENVIRONMENT_ERRORS and _library_says_lacking(out):
-                # qiskit, called by the program, says an optional library or an account is
-                # missing, and the trusted job found it missing here (a program raising the name
-                # itself, or importing a module that does not exist, is its own error)
-                return self._judge_error(problem, st, f"the program's function needs what this "
-                                         f"environment lacks: {text}"[:1000], exception_type=exc,
-                                         exception_origin=origin, environment_error=True,
-                                         raised_in=str(out["raised"]["site"]))
+            if limit_status("error", memory_error=out.get("memory") is True) == "MLE":
+                where = "the program's function" if origin == "candidate" else self._the_test
+                return self._verdict(problem, st, "MLE", f"{where} ran out of memory: {text}",
+                                     exception_origin=origin)
             if origin == "candidate":  # raised by the program's function, re-raised in check()
+                # nothing the program raises makes a judge error: a library it called saying
+                # this environment lacks an optional library or an account is its RE, with
+                # what was lacking in ``details`` (a task that needs it is ``unjudgeable``)
+                lacking = ({"environment_lacks": True, "raised_in": str(out["raised"]["site"])}
+                           if exc in ENVIRONMENT_ERRORS and _library_says_lacking(out) else {})
                 return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
                                      f"in the program's function: {text}",
                                      evidence=Evidence(exception_type=exc),
-                                     exception_origin="candidate")
+                                     exception_origin="candidate", **lacking)
             if origin != "check" or exc in ENVIRONMENT_ERRORS:
                 where = f"in {self._the_test}" if origin == "check" else "at its top level"
                 return self._judge_error(problem, st, f"the task's test cannot run here ({where})"
                                          f": {text}"[:1000], exception_type=exc,
                                          exception_origin=origin, environment_error=True)
-            if exc == "MemoryError":
-                return self._verdict(problem, st, "MLE", f"{self._the_test} ran out of memory "
-                                     f"on the program's results: {text}", exception_origin="check")
             # check()'s own code failed on what the program returned (``None.equiv`` ...): the
             # program's wrong answer, whatever the type; it was not raised in the program
             return self._verdict(problem, st, "WA", f"{self._the_test} raised {text}",
@@ -469,12 +466,9 @@ class FunctionTestJudge:
         if reason == "exit":
             return self._verdict(problem, st, "RE", f"{call}: {message}", evidence=BROKE_CONTRACT)
         died = st.died.get(i, {}) if isinstance(i, int) else {}
-        if died.get("status") == "timeout":
-            return self._verdict(problem, st, "TLE", f"{call}: over "
-                                 f"{self.time_limit:g} CPU s or "
-                                 f"{self.time_limit * WALL_FACTOR:g} s wall")
-        if died.get("status") == "memory":
-            return self._verdict(problem, st, "MLE", f"{call}: over {self.memory_mb} MB")
+        limit = limit_status(str(died.get("status")))
+        if limit is not None:
+            return self._verdict(problem, st, limit, f"{call}: over {self._limit_text(limit)}")
         if died.get("exception"):
             exc = died["exception"]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
@@ -487,11 +481,9 @@ class FunctionTestJudge:
 
     def _top_level(self, problem: Any, st: _State, r: Any) -> Verdict:
         """The candidate's program failed before its function could be called."""
-        if r.status == "timeout":
-            return self._verdict(problem, st, "TLE", f"over {self.time_limit:g} CPU s "
-                                 f"or {self.time_limit * WALL_FACTOR:g} s wall", r)
-        if r.status == "memory":
-            return self._verdict(problem, st, "MLE", f"over {self.memory_mb} MB", r)
+        limit = limit_status(r.status)
+        if limit is not None:
+            return self._verdict(problem, st, limit, f"over {self._limit_text(limit)}", r)
         if r.exception is not None:
             exc = r.exception.type.rsplit(".", 1)[-1]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
@@ -500,6 +492,12 @@ class FunctionTestJudge:
         return self._verdict(problem, st, "RE",
                              f"the program exited before {self._the_test} ran ({r.status}, exit code "
                              f"{r.exit_code}, signal {r.signal})", r, evidence=BROKE_CONTRACT)
+
+    def _limit_text(self, limit: str) -> str:
+        """The limit a job passed, in words (``limit``: ``TLE`` or ``MLE``)."""
+        if limit == "MLE":
+            return f"{self.memory_mb} MB"
+        return f"{self.time_limit:g} CPU s or {self.time_limit * WALL_FACTOR:g} s wall"
 
     def _details(self, problem: Any, st: _State, **extra: Any) -> dict[str, Any]:
         return {**self.task_details(problem), "rounds": st.rounds, "calls": len(st.results),

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ...jobs import wire
+from ...jobs.memory import ran_out_of_memory
 from . import frames
 from .codec import CODEC
 from .task_values import program_function, with_classes
@@ -57,7 +58,8 @@ def _record(fn, call, name="function", codec=CODEC):
             message = "<unprintable>"
         rec = {"ok": False, "exc": {"type": type(exc).__name__,
                                     "module": str(type(exc).__module__), "message": message,
-                                    "site": _raise_site(exc)}}
+                                    "site": _raise_site(exc),
+                                    "memory": ran_out_of_memory(exc)}}
     rec["mutated"] = [[k, codec.encode(v)] for k, v in slots
                       if k in before and codec.fingerprint(v) != before[k]]
     return rec, False

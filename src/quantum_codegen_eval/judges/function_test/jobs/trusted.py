@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from ...jobs import wire, wire_qiskit
+from ...jobs.memory import ran_out_of_memory
 from . import frames
 from .codec import CODEC
 from .task_values import with_classes
@@ -134,6 +135,9 @@ def _exception(info):
         exc = CandidateError(f"{name}: {message}")
     exc._qce_candidate = name
     # where the program says it was raised: its claim, weighed with what this job checks itself
+    # the program's call ran out of memory (a MemoryError in its exception's chain): data
+    # that can only turn its own RE into MLE
+    exc._qce_memory = info.get("memory") is True
     exc._qce_raised = {"module": str(info.get("module", ""))[:200],
                        "site": str(info.get("site", ""))[:200]}
     return exc
@@ -375,7 +379,8 @@ def main(check_source, entry_point, tests=None, names=(), classes=(), callbacks=
         except BaseException:
             message = "<unprintable>"
         outcome = {"result": "fail", "origin": "candidate" if name else stage,
-                   "type": name or type(exc).__name__, "message": message}
+                   "type": name or type(exc).__name__, "message": message,
+                   "memory": getattr(exc, "_qce_memory", False) is True or ran_out_of_memory(exc)}
         if name:
             outcome["raised"] = getattr(exc, "_qce_raised", {})
             if name in ENVIRONMENT_LACKS:
