@@ -54,8 +54,23 @@ def test_build_twine_and_fresh_install_runs_demo(tmp_path):
                   "import quantum_codegen_eval, sys; print(quantum_codegen_eval.__file__)",
                   cwd=tmp_path).stdout
     assert str(venv) in loaded  # the wheel, not the source tree
+    _integrations_from_the_wheel(venv, wheels[0], tmp_path)
     if os.environ.get("QCE_GITHUB_URL", "").startswith("file://"):  # the QHack archives
         _rag_prompts_from_the_wheel(venv, tmp_path)
+
+
+def _integrations_from_the_wheel(venv: Path, wheel: Path, tmp_path: Path) -> None:
+    """Issue 31: the wheel with its ``[inspect,lm-eval]`` extras does all four ways in (other
+    tools' files, inspect's task and scorer through its entry point and CLI, lm-eval's task
+    folder): the repo's integration tests, run by this venv's interpreter on the installed
+    package (pytest added as a test runner; no source tree on the path)."""
+    python = venv / "bin" / "python"
+    _run(python, "-m", "pip", "install", "-q", f"{wheel}[all,inspect,lm-eval]", "pytest",
+         timeout=1200)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_ADDOPTS")}
+    _run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "--rootdir", REPO, "-c", REPO / "pyproject.toml", "--run-slow", REPO / "tests" / "integrations",
+         cwd=tmp_path, env=env, timeout=1800)
 
 
 def _rag_prompts_from_the_wheel(venv: Path, tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ docs, ``process_results`` judging, a run with ``log_samples``) and its samples f
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -16,14 +17,17 @@ pytest.importorskip("lm_eval")
 from lm_eval.tasks import TaskManager  # noqa: E402
 
 from quantum_codegen_eval import evaluate  # noqa: E402
-from quantum_codegen_eval.benchmarks.base import registry  # noqa: E402
+from quantum_codegen_eval.benchmarks.base import judged as judged_names  # noqa: E402
+from quantum_codegen_eval.benchmarks.base import origin  # noqa: E402
 from quantum_codegen_eval.integrations import lm_eval as qce_lm_eval  # noqa: E402
 
 
 def test_every_judged_benchmark_has_a_shipped_task(tmp_path):
-    judged = sorted(f"qce_{b.name}" for b in registry().values() if b.judge is not None)
-    shipped = Path(qce_lm_eval.include_path())
+    judged = sorted(f"qce_{name}" for name in judged_names() if origin(name).kind == "built-in")
+    # the package data itself (include_path() would fall back to a folder it generates)
+    shipped = Path(str(resources.files(qce_lm_eval.__package__).joinpath(qce_lm_eval.TASKS)))
     assert sorted(p.stem for p in shipped.glob("*.yaml")) == judged
+    assert qce_lm_eval.include_path() == str(shipped)
     written = qce_lm_eval.write_tasks(tmp_path)  # the shipped files are the generator's output
     assert {p.name: p.read_text() for p in written} == {
         p.name: p.read_text() for p in shipped.glob("*.yaml")}

@@ -15,7 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..benchmarks.base import Benchmark, registry
+from ..benchmarks.base import Benchmark, get
+from ..benchmarks.base import judged as judged_names
 from ..verdict import STATUSES
 from . import _judging
 
@@ -29,7 +30,7 @@ def task_name(bench: Benchmark) -> str:
 
 def judged() -> list[Benchmark]:
     """The benchmarks with a judge, each of which has a task."""
-    return [b for b in registry().values() if b.judge is not None]
+    return [get(name) for name in judged_names()]
 
 
 def task_yaml(bench: Benchmark) -> str:
