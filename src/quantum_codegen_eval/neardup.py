@@ -11,9 +11,10 @@ One representation serves ``qce contamination`` and ``synthesize``'s duplicate c
 A **near-duplicate** (:class:`NearDuplicateIndex`): two programs whose normalised texts are equal
 (score 1), or the **Jaccard similarity of their n-gram sets**, ``|A ∩ B| / |A ∪ B|``, is at or
 above a threshold. The defaults (``n = 6`` tokens, threshold ``0.5``) were measured on the corpus
-the package builds offline (docs/benchmarks/pennysynth.md, "Near-duplicates"): a renamed,
-reformatted, one-line-added or reordered copy of an entry scores at or above it, two different
-programs of one PennyLane idiom below.
+the package builds offline (docs/benchmarks/pennysynth.md, "Near-duplicates"; timing/neardup.py):
+renamed and reformatted copies of its entries score 1, copies with one line added score at or
+above 0.5 for 93 % of them, copies with two independent statements swapped for 99 %, and
+different programs of one PennyLane idiom scored 0.38-0.50, below it.
 
 The search is exact and cheap against a corpus of many thousand entries: an inverted index from
 n-gram to entries, probed only with the candidate's rarest ``|A| - ceil(t |A|) + 1`` n-grams
