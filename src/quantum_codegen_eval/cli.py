@@ -230,6 +230,12 @@ def _parser() -> argparse.ArgumentParser:
                     help="also seed from the QHack archives (statements and templates)")
     sy.add_argument("--corpus", help="existing corpus a candidate must not duplicate "
                     "(default: --seeds)")
+    from .neardup import DEFAULT_N, DEFAULT_THRESHOLD
+
+    sy.add_argument("--near-duplicate", type=float, default=DEFAULT_THRESHOLD, metavar="T",
+                    help=f"a candidate whose normalised token {DEFAULT_N}-grams have Jaccard "
+                    "similarity >= T with a corpus entry's, or an earlier accepted candidate's, "
+                    f"is a duplicate (default {DEFAULT_THRESHOLD}; docs/benchmarks/pennysynth.md)")
     sy.add_argument("--against", nargs="+", action="extend", metavar="NAME",
                     help="benchmarks a candidate must not be contaminated with (default: qhack)")
     sy.add_argument("--data-dir", action="append", default=[], metavar="NAME=DIR",
@@ -740,7 +746,7 @@ def _cmd_synthesize(args: argparse.Namespace) -> int:
                             seed=args.seed, batch_size=args.batch_size,
                             time_limit=args.time_limit, workers=args.workers,
                             scheduler=args.scheduler, progress=not args.no_progress,
-                            generator_name=args.generator)
+                            generator_name=args.generator, near_duplicate=args.near_duplicate)
     except SynthesisInterrupted as exc:
         print(f"\nqce synthesize: interrupted; {exc}; resume with the same command: "
               f"{shlex.join(['qce', *args.argv])}", file=sys.stderr)

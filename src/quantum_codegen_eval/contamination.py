@@ -8,7 +8,9 @@ template where the record has one) are compared with every corpus entry's code i
    (:func:`quantum_codegen_eval.loaders.pennysynth.normalise`: local names renamed, formatting,
    comments, docstrings, string and float values erased);
 2. **near**: token n-gram overlap of the normalised code, with every local name written as one
-   placeholder (so renaming and reordering definitions cannot hide a copy). Only a problem's
+   placeholder (so renaming and reordering definitions cannot hide a copy;
+   :func:`quantum_codegen_eval.neardup.ngrams`, the representation ``synthesize``'s
+   near-duplicate check uses too). Only a problem's
    *distinctive* n-grams count (those in no other problem of the benchmark): the harness code
    all templates share is not evidence. The score is the share of the problem's distinctive
    n-grams found in the entry; an entry is flagged at ``score >= threshold`` when it also
@@ -24,13 +26,13 @@ docs/contamination.md.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .benchmarks.base import Benchmark, get
+from .neardup import ngrams, normalised
 
 DEFAULT_N = 10
 DEFAULT_THRESHOLD = 0.5
@@ -41,8 +43,6 @@ MIN_NGRAMS = 15
 CODE_COLUMNS = ("code", "content", "completion", "solution", "source", "text")
 ID_COLUMNS = ("id", "task_id", "name", "path")
 
-_TOKEN = re.compile(r"[A-Za-z_]\w*|\d+|[^\w\s]")
-_LOCAL = re.compile(r"v\d+")  # the names normalise() gives local identifiers
 
 
 class CorpusError(ValueError):
@@ -192,27 +192,6 @@ def _dataset_rows(folder: Path) -> Iterator[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------- comparing
-
-def normalised(code: str) -> str:
-    """The PennySynth builder's dedup normalisation (the one rule; not a copy of it)."""
-    import warnings
-
-    from .loaders.pennysynth import normalise
-
-    try:
-        with warnings.catch_warnings():  # corpus code's invalid escapes ("\\s" in a docstring)
-            warnings.simplefilter("ignore", SyntaxWarning)
-            warnings.simplefilter("ignore", DeprecationWarning)
-            return normalise(code)
-    except (RecursionError, ValueError, MemoryError):
-        return re.sub(r"\s+", " ", code).strip()
-
-
-def ngrams(norm: str, n: int = DEFAULT_N) -> set[tuple[str, ...]]:
-    """Token n-grams of normalised code, every local name written as ``v``."""
-    tokens = [_LOCAL.sub("v", t) if _LOCAL.fullmatch(t) else t for t in _TOKEN.findall(norm)]
-    return {tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)}
-
 
 def problem_texts(bench: Benchmark, record: Any) -> dict[str, str]:
     """The code a corpus entry must not hold: the benchmark's reference, and the record's

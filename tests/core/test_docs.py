@@ -32,7 +32,7 @@ def test_metric_card_examples_run(page):
 MODULES = ["verdict", "codeblocks", "hints", "benchmarks.base", "predictions", "metrics.signature", "metrics.passk",
            "metrics.rouge", "metrics.hallucination", "metrics.codebleu", "benchmarks.sample",
            "execution.types", "execution.store", "provenance", "metrics.paired", "metrics.fidelity",
-           "judges.qcoder.compare"]
+           "judges.qcoder.compare", "neardup"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -5,14 +5,23 @@
 * ``hallucinated_api``: it names a PennyLane attribute or device that the installed release does
   not have (:func:`..metrics.hallucination.find_hallucinations` for that version: statuses
   ``hallucinated``, ``removed``, ``too_new``);
-* ``duplicate``: identical, after the PennySynth builder's normalisation (local names,
-  formatting, comments, docstrings, string and float literals erased), to an entry of the
-  existing corpus (a near-duplicate: a renamed or reformatted copy);
+* ``duplicate``: a near-duplicate of an entry of the existing corpus
+  (:class:`..neardup.NearDuplicateIndex`): both normalise to the same text under the PennySynth
+  builder's normalisation (local names, formatting, comments, docstrings, string and float
+  literals erased), or the **Jaccard similarity** ``|A ∩ B| / |A ∪ B|`` of their sets ``A``,
+  ``B`` of normalised token 6-grams (every local name one placeholder: the n-grams
+  ``qce contamination`` compares, :func:`..neardup.ngrams`) is at or above ``near_duplicate``
+  (default ``0.5``, measured on the 2,057-entry docstring corpus, docs/benchmarks/pennysynth.md
+  "Near-duplicates": renamed and reformatted copies score 1; a copy with one line added scores
+  at or above 0.5 for 93 % of the entries, one with two independent statements swapped for 99 %;
+  two different programs of one PennyLane idiom scored 0.38-0.50, below it). The rejection
+  record names the matched entry (``duplicate_of``) and the score (``similarity``);
 * ``contaminated``: ``qce contamination`` flags it for a problem of a benchmark it is checked
   against (it holds that problem's reference or template).
 
-Then the sandbox run (``failed``, ``timeout``); duplicates among the run's own passed candidates
-are found when the dataset is written (the first of each cluster is kept).
+Then the sandbox run (``failed``, ``timeout``). Near-duplicates among the run's own passed
+candidates, by the same rule, are found when the dataset is written: the first of each cluster (in
+request order) is kept, every other one is counted as a ``duplicate`` of it.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..metrics.hallucination import find_hallucinations
+from ..neardup import NearDuplicateIndex
 
 REASONS = ("format", "syntax", "hallucinated_api", "duplicate", "contaminated", "failed",
            "timeout")
@@ -61,3 +71,14 @@ def contaminated(candidates: list[tuple[str, str]], against: Mapping[str, dict[s
         for m in report.matches:
             out.setdefault(m.entry, f"{name}/{m.problem_id} ({m.kind}, {m.score:.2f})")
     return out
+
+
+def duplicate(code: str, index: NearDuplicateIndex) -> tuple[str, dict[str, Any]]:
+    """('' or the rejection message, the rejection record's fields: the matched entry's id
+    ``duplicate_of`` and the ``similarity``) of ``code`` against ``index``."""
+    hit = index.match(code)
+    if hit is None:
+        return "", {}
+    entry, score = hit
+    return (f"near-duplicate of {entry} (similarity {score:.3f} >= {index.threshold:g})",
+            {"duplicate_of": entry, "similarity": round(score, 4)})

@@ -3,7 +3,8 @@
 Steps: ``n`` synthesis requests, each showing ``seeds_per_prompt`` seeds drawn (reproducibly,
 by ``seed``) from ``seeds`` → the user's ``generate`` (a batch function, as for
 :func:`..refinement.refine_all`) → each answer checked (:mod:`._checks`), then run in the
-sandbox on the installed PennyLane → the passed candidates deduplicated → a dataset folder
+sandbox on the installed PennyLane → near-duplicates among the passed candidates dropped → a
+dataset folder
 (``<out>/dataset``: Parquet, card, ``build_report.json`` with every rejection by reason).
 
 Everything is kept in ``out`` as it happens: ``generated.jsonl`` (each request's prompt and
@@ -24,7 +25,8 @@ from typing import Any
 from ..benchmarks.base import UsageError, get
 from ..execution.store import ResultStore
 from ..metrics.signature import package_version
-from ._checks import REASONS, bad_api, contaminated, syntax_error
+from ..neardup import DEFAULT_THRESHOLD, NearDuplicateIndex
+from ._checks import REASONS, bad_api, contaminated, duplicate, syntax_error
 from ._prompt import parse_answer, synthesis_prompt
 from ._seeds import Seed, corpus_seeds
 
@@ -93,23 +95,23 @@ def _generate(generate: Callable, batch: list[SynthesisRequest]) -> list[str]:
     return answers
 
 
-def _static(row: dict[str, Any], version: str, existing: set[str]) -> tuple[str, str, Any]:
-    """(reason, message, (instruction, code)) of the checks before the sandbox; reason '' if
-    the candidate goes on to run."""
-    from ..loaders.pennysynth import cluster_key
-
+def _static(row: dict[str, Any], version: str, existing: NearDuplicateIndex
+            ) -> tuple[str, str, Any, dict[str, Any]]:
+    """(reason, message, (instruction, code), the record's further fields) of the checks
+    before the sandbox; reason '' if the candidate goes on to run."""
     parsed = parse_answer(row["answer"])
     if parsed is None:
-        return "format", "no instruction or no fenced code block", None
+        return "format", "no instruction or no fenced code block", None, {}
     err = syntax_error(parsed[1])
     if err:
-        return "syntax", err, parsed
+        return "syntax", err, parsed, {}
     api = bad_api(parsed[1], version)
     if api:
-        return "hallucinated_api", api, parsed
-    if cluster_key(parsed[1]) in existing:
-        return "duplicate", "a normalised copy of an existing corpus entry", parsed
-    return "", "", parsed
+        return "hallucinated_api", api, parsed, {}
+    message, match = duplicate(parsed[1], existing)
+    if message:
+        return "duplicate", message, parsed, match
+    return "", "", parsed, {}
 
 
 def synthesize(generate: Callable[[list[SynthesisRequest]], list[str]], seeds: Any, *,
@@ -118,7 +120,8 @@ def synthesize(generate: Callable[[list[SynthesisRequest]], list[str]], seeds: A
                data_dirs: Mapping[str, Any] | None = None, seeds_per_prompt: int = 3,
                seed: int = 0, batch_size: int = 16, time_limit: float = DEFAULT_TIME_LIMIT,
                workers: int | None = None, scheduler: Any = None, progress: bool = True,
-               generator_name: str = "") -> dict[str, Any]:
+               generator_name: str = "", near_duplicate: float = DEFAULT_THRESHOLD
+               ) -> dict[str, Any]:
     """Synthesise ``n`` candidates and write the verified ones (see the module docstring);
     returns the build report.
 
@@ -126,13 +129,15 @@ def synthesize(generate: Callable[[list[SynthesisRequest]], list[str]], seeds: A
     :func:`qhack_seeds`); ``corpus``: the existing corpus a candidate must not duplicate
     (default: ``seeds`` when it is a path); ``against``: benchmark names (their default config,
     ``data_dirs[name]`` or the cache) or ``{name: problems}`` a candidate must not be
-    contaminated with; ``scheduler``: run the sandbox jobs on a dask cluster (``cluster.py``).
-    Ctrl-C raises :class:`SynthesisInterrupted` with everything kept.
+    contaminated with; ``near_duplicate``: the Jaccard similarity of normalised token n-gram
+    sets at or above which a candidate is a ``duplicate`` of a corpus entry or of an earlier
+    passed candidate (:mod:`._checks`); ``scheduler``: run the sandbox jobs on a dask cluster
+    (``cluster.py``). Ctrl-C raises :class:`SynthesisInterrupted` with everything kept.
     """
-    from ..loaders.pennysynth import cluster_key
-
     if n < 1 or batch_size < 1 or seeds_per_prompt < 1:
         raise UsageError("n, batch_size and seeds_per_prompt must be positive")
+    if not 0 < near_duplicate <= 1:
+        raise UsageError(f"near_duplicate must be in (0, 1], got {near_duplicate}")
     out = Path(out)
     version = package_version("pennylane")
     if version == "none":
@@ -140,7 +145,9 @@ def synthesize(generate: Callable[[list[SynthesisRequest]], list[str]], seeds: A
                          "'quantum-codegen-eval[pennylane]'")
     pool = _seeds(seeds)
     existing_path = corpus if corpus is not None else seeds if isinstance(seeds, (str, Path)) else None
-    existing = {cluster_key(s.code) for s in corpus_seeds(existing_path)} if existing_path else set()
+    existing = NearDuplicateIndex(threshold=near_duplicate)
+    for s in corpus_seeds(existing_path) if existing_path else ():
+        existing.add(s.id, s.code)
     problems = _against(against, data_dirs or {})
     asked = requests(pool, n, seeds_per_prompt=seeds_per_prompt, seed=seed,
                      pennylane_version=version)
@@ -157,7 +164,7 @@ def synthesize(generate: Callable[[list[SynthesisRequest]], list[str]], seeds: A
         generated.close()
         verified.close()
     return _write(out, asked, verified, version, generator_name or _name(generate), existing_path,
-                  sorted(problems))
+                  sorted(problems), near_duplicate)
 
 
 def _name(fn: Any) -> str:
@@ -191,9 +198,9 @@ def _verify_all(asked, generated, verified, version, existing, problems, time_li
         bar.update(len(asked) - len(todo))
         to_run: dict[str, tuple[str, str]] = {}
         for row in todo:
-            reason, message, parsed = _static(row, version, existing)
+            reason, message, parsed, match = _static(row, version, existing)
             if reason:
-                verified.add(_verdict(row, reason, message, parsed))
+                verified.add(_verdict(row, reason, message, parsed, match))
                 bar.update()
             else:
                 to_run[row["id"]] = parsed
@@ -228,16 +235,23 @@ def _sandbox(scheduler, workers):
     return Sandbox(executor=cluster.executor, workers=MAX_IN_FLIGHT), cluster
 
 
-def _verdict(row: dict[str, Any], reason: str, message: str, parsed: Any) -> dict[str, Any]:
+def _verdict(row: dict[str, Any], reason: str, message: str, parsed: Any,
+             extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     instruction, code = parsed if parsed else ("", "")
     return {"id": row["id"], "status": "rejected" if reason else "passed", "reason": reason,
-            "message": message, "seeds": row["seeds"], "instruction": instruction, "code": code}
+            "message": message, "seeds": row["seeds"], "instruction": instruction, "code": code,
+            **(extra or {})}
 
 
-def _write(out: Path, asked, verified, version, generator, corpus, against) -> dict[str, Any]:
+def _write(out: Path, asked, verified, version, generator, corpus, against,
+           near_duplicate: float) -> dict[str, Any]:
+    """The dataset of the passed candidates, near-duplicates among them dropped (the first of
+    each cluster, in request order, is kept with the cluster's size), and the build report."""
     from ..loaders.pennysynth import cluster_key, write_dataset
 
-    rows, counts, clusters = [], dict.fromkeys(REASONS, 0), {}
+    rows, counts, kept = [], dict.fromkeys(REASONS, 0), {}
+    within: dict[str, dict[str, Any]] = {}  # candidate id -> the kept one it duplicates
+    index = NearDuplicateIndex(threshold=near_duplicate)
     for r in asked:
         v = verified.get(r.id)
         if v is None:
@@ -245,15 +259,17 @@ def _write(out: Path, asked, verified, version, generator, corpus, against) -> d
         if v["reason"]:
             counts[v["reason"]] += 1
             continue
-        key = cluster_key(v["code"])
-        if key in clusters:
+        _, match = duplicate(v["code"], index)
+        if match:
             counts["duplicate"] += 1
-            clusters[key]["cluster_size"] += 1
+            kept[match["duplicate_of"]]["cluster_size"] += 1
+            within[r.id] = match
             continue
-        clusters[key] = row = {
+        index.add(r.id, v["code"])
+        kept[r.id] = row = {
             "id": r.id, "instruction": v["instruction"], "code": v["code"],
             "source_category": _category(v["seeds"]), "pennylane_version": version,
-            "verification_status": "passed", "dedup_cluster": key,
+            "verification_status": "passed", "dedup_cluster": cluster_key(v["code"]),
             "source_ref": f"synthesized by {generator} from seeds {', '.join(v['seeds'])}",
             "cluster_size": 1}
         rows.append(row)
@@ -261,6 +277,11 @@ def _write(out: Path, asked, verified, version, generator, corpus, against) -> d
               "judged": sum(1 for r in asked if verified.get(r.id) is not None),
               "accepted": len(rows), "rejected": counts,
               "duplicate_of": "an existing entry of " + str(corpus) if corpus else "",
+              "near_duplicate": {"similarity": f"Jaccard of normalised token {index.n}-gram sets",
+                                 "threshold": near_duplicate,
+                                 "of_corpus": counts["duplicate"] - len(within),
+                                 "within_run": len(within)},
+              "duplicates_within_run": within,
               "contamination_checked_against": against}
     dataset = out / "dataset"
     if rows:
