@@ -118,7 +118,9 @@ ALLOWED = {
     "rag": {"benchmarks", "contamination"},
     # synthesis: seeds, checks (the builder's normalisation and jobs, hallucination, contamination)
     "synthesis": {"benchmarks", "rag", "codeblocks", "metrics", "execution", "loaders",
-                  "contamination", "cluster"},
+                  "contamination", "cluster", "neardup"},
+    # code as normalised placeholder n-grams (contamination's and synthesis's one representation)
+    "neardup": {"loaders"},
     "user_code": {"benchmarks"},  # UsageError
 }
 
