@@ -43,7 +43,8 @@ def scored_log(answers, tmp_path_factory):
 
 def test_scorer_is_the_judge(scored_log):
     scores = {s.id: s.scores["judge"] for s in scored_log.samples}
-    assert {pid: s.metadata["status"] for pid, s in scores.items()} == EXPECTED
+    assert {pid: s.metadata["status"] for pid, s in scores.items()} == EXPECTED, {
+        pid: (s.metadata["status"], s.metadata["message"][:500]) for pid, s in scores.items()}
     assert {pid: s.value for pid, s in scores.items()} == {
         pid: int(status == "AC") for pid, status in EXPECTED.items()}
     wrong = scores["sample/qk_ghz_circuit"]

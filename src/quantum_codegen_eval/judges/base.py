@@ -47,6 +47,7 @@ import hashlib
 import itertools
 import json
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
@@ -55,6 +56,14 @@ from ..verdict import EVIDENCE, TestResult, Verdict, exception_in, with_error_cl
 
 if TYPE_CHECKING:
     from ..execution import Job, RunResult
+
+#: a judge's own work in this process (``jobs``, ``decide``, ``reads``) runs one call at a time
+#: per process, whatever thread asks: CPython 3.11 keeps the AST converter's recursion depth in
+#: interpreter-wide state, so ``ast.parse`` in two threads at once can fail with "SystemError: AST
+#: constructor recursion depth mismatch" (cpython gh-106905 and kin); a harness scoring samples
+#: from several threads (inspect_ai's scorer) turned that into judge errors that came and went
+#: with the machine's load. The sandbox's jobs still run in parallel.
+JUDGE_LOCK = threading.RLock()
 
 #: a judge that asks for more stages than this is broken; the sample gets a judge-error verdict
 #: (a judge may declare its own bound as ``max_stages``: :func:`stage_limit`)
@@ -93,7 +102,8 @@ def program_key(judge: Any, completion: str, problem: Any) -> str | None:
     repeatable = getattr(judge, "repeatable", None)
     if repeatable is not None and not repeatable(problem):
         return None
-    text = judge.reads(problem, completion)
+    with JUDGE_LOCK:
+        text = judge.reads(problem, completion)
     data = b"\x00" if text is None else b"\x01" + text.encode("utf-8", "surrogatepass")
     return hashlib.sha256(data).hexdigest()[:32]
 
@@ -365,7 +375,8 @@ def plan(judge: Judge, problem: Any, completion: str, problem_id: str) -> Verdic
     """The first stage of one sample: ``judge.jobs``, a judge bug being this sample's judge
     error (never the run's)."""
     try:
-        planned = judge.jobs(problem, completion)
+        with JUDGE_LOCK:
+            planned = judge.jobs(problem, completion)
     except Exception as exc:
         return judge_error(judge, problem_id, f"failed to plan: {type(exc).__name__}: {exc}"[:1000])
     return planned if isinstance(planned, Verdict) else list(planned)
@@ -427,7 +438,8 @@ def drive_stages(judge: Judge, planned: Mapping[str, Planned], sandbox: Any,
     def step(key: str) -> None:
         sample = planned[key]
         try:
-            out = judge.decide(sample.problem, sample.completion, results[key])
+            with JUDGE_LOCK:
+                out = judge.decide(sample.problem, sample.completion, results[key])
         except Exception as exc:  # a judge bug must not lose the other samples
             out = judge_error(judge, sample.problem_id,
                               f"failed to decide: {type(exc).__name__}: {exc}")
