@@ -3,12 +3,16 @@
 >>> report = evaluate({"QPC001_A1": [code]}, "qcoder", data_dir="qcoder-data")  # doctest: +SKIP
 >>> report.summary["pass@k"]["pass@1"]  # doctest: +SKIP
 
-The flow: predictions are read into samples (:mod:`.predictions`); each sample's judge plans its
-jobs; all jobs of all samples go through one sandbox pool and results stream back; when the last
-job of a sample is back its verdict is decided, given its error class (:func:`.verdict.
-with_error_class`) and appended to the result store, so an interrupted run resumes
-(``resume=True``) without redoing or duplicating a sample. The code metrics are computed at the
-end (:mod:`.scoring`) and the report renders the lot (:mod:`.report`).
+The path, one way down, each step a unit of its own (``evaluate`` calls them in this order):
+:func:`read_samples` (predictions -> samples, :mod:`.predictions`, :mod:`.inputs`) ->
+:func:`open_store` (the result store and the verdicts already in it) -> :func:`plan_samples`
+(a :class:`Plan`: each sample decided at once or its judge's first jobs, identical programs
+planned once) -> :func:`judge_plan` (a sandbox pool or a dask cluster, the one stage driver
+:func:`.judges.base.drive_stages`; each verdict is given its error class
+(:func:`.verdict.with_error_class`) and appended to the store as it is decided, so an
+interrupted run resumes with ``resume=True`` without redoing or duplicating a sample) ->
+:func:`score_run` (the code metrics, :mod:`.scoring`, and the summary) -> the report
+(:mod:`.report`) with its provenance.
 
 Samples of one problem whose program is identical (what a ``deterministic`` judge ``reads``:
 :func:`.judges.base.program_key`) are judged once; every copy gets that verdict and its own
@@ -17,23 +21,34 @@ record. ``scheduler=`` / ``executor=`` send the jobs to a dask cluster (:mod:`.c
 
 from __future__ import annotations
 
-import hashlib
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from ._evaluate_plan import (
+    Plan,
+    Progress,
+    completion_hash,
+    program_keys,
+    status_line,
+    stored_program,
+    stored_programs,
+    stored_verdict,
+)
 from .benchmarks.base import Benchmark, UsageError, get
-from .judges.base import Planned, drive_stages, plan, program_key
+from .judges.base import Planned, drive_stages, plan
 from .predictions import Sample, read_predictions
 from .verdict import Verdict, classify_error, with_error_class
 
 if TYPE_CHECKING:
+    from .execution import ResultStore
     from .report import Report
+
+__all__ = ["DEFAULT_METRICS", "RUN_KEYWORDS", "EvaluationInterrupted", "JudgingOptions", "Plan",
+           "SetupIncomplete", "StoreInUse", "completion_hash", "evaluate", "format_verdict",
+           "judge_plan", "open_store", "plan_samples", "read_samples", "score_run"]
 
 _SCORED = ("codebleu", "rouge_l", "hallucination")  # the metrics computed after judging
 DEFAULT_METRICS = ("pass@k", "partial_credit", "codebleu", "rouge_l", "hallucination", "errors")
@@ -65,55 +80,9 @@ class StoreInUse(FileExistsError):
         self.store = store
 
 
-def completion_hash(completion: str) -> str:
-    return hashlib.sha256(completion.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
 def format_verdict(benchmark: str, sample: Sample, message: str) -> Verdict:
     return Verdict(benchmark=benchmark, problem_id=sample.problem_id, status="FORMAT",
                    error_class=classify_error("FORMAT"), message=message)
-
-
-#: seconds between two progress lines when stderr is not a terminal (a log file)
-LOG_INTERVAL = 30.0
-
-
-class _Progress:
-    """A progress bar shown from the start (worker warm-up included), refreshed while waiting
-    so the clock moves; into a log (stderr not a terminal) a line at most every
-    ``LOG_INTERVAL`` seconds; a no-op when disabled."""
-
-    def __init__(self, total: int, enabled: bool, done: int = 0):
-        self.bar = None
-        self.tty = sys.stderr.isatty()
-        if enabled and total:
-            from tqdm.auto import tqdm
-
-            self.bar = tqdm(total=total, initial=done, unit="sample", file=sys.stderr,
-                            leave=not self.tty, desc="judging (starting workers)",
-                            **({} if self.tty else {"mininterval": LOG_INTERVAL,
-                                                    "maxinterval": LOG_INTERVAL}))
-        self.started = False
-
-    def update(self, n: int = 1) -> None:
-        if self.bar is not None:
-            if not self.started:
-                self.started = True
-                self.bar.set_description("judging", refresh=False)
-            self.bar.update(n)
-
-    def refresh(self) -> None:
-        if self.bar is not None and self.tty:
-            self.bar.refresh()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-def _status(message: str, enabled: bool) -> None:
-    if enabled:
-        print(message, file=sys.stderr, flush=True)
 
 
 class JudgingOptions(TypedDict, total=False):
@@ -174,16 +143,6 @@ def evaluate(
     ``input_format`` of a predictions file: ``auto`` (told from its content), ``jsonl``,
     ``lm-eval``, ``openai-batch`` or ``inspect`` (:mod:`.inputs`; docs/input-formats.md).
     """
-    from .cluster import Cluster, ClusterError
-    from .execution import (
-        ExecutorError,
-        InterpreterMissing,
-        PackageMissing,
-        ResultStore,
-        Sandbox,
-    )
-    from .scoring import score, summarise
-
     started = time.time()
     k = tuple(k)
     bad_k = [x for x in k if not isinstance(x, int) or isinstance(x, bool) or x < 1]
@@ -196,140 +155,31 @@ def evaluate(
         config = bench.check_judged_config(config)
     if judge is None:
         judge = bench.make_judge(**(judge_options or {}))
-    samples, missing = _read_input(predictions, input_format)
+    samples, missing = read_samples(predictions, input_format)
     given_problems = problems is not None
     if problems is None:
-        _status(f"loading {bench.name}" + (f" ({config})" if config else "") + " ...", progress)
+        status_line(f"loading {bench.name}" + (f" ({config})" if config else "") + " ...", progress)
         problems = bench.loader.problems(config, data_dir=data_dir)
-
-    result_store = None
-    done: dict[str, dict[str, Any]] = {}
-    store_path = Path(store) if store is not None else None
-    if store_path is not None:
-        if store_path.exists() and not store_path.is_file():
-            raise ValueError(f"result store {store_path} is not a file")
-        if store_path.exists() and store_path.stat().st_size and not resume:
-            raise StoreInUse(store_path)
-        store_path.parent.mkdir(parents=True, exist_ok=True)
-        result_store = ResultStore(store_path, key="key")
-        done = {record["key"]: record for record in result_store.records()}
-
-    planned: dict[str, tuple[Sample, list[Any]]] = {}
-    prepare = getattr(judge, "prepare", None)
-    if prepare is not None:  # e.g. era environments: created (and announced) before the bar starts
-        try:
-            prepare([problems[pid] for pid in dict.fromkeys(s.problem_id for s in samples
-                                                           if s.key not in done) if pid in problems])
-        except Exception:  # noqa: BLE001 - each sample's planning meets it and reports it
-            pass
-    run = _Run(bench.name, config, result_store)
-    programs = _program_keys(samples, problems, judge)
-    by_program = _stored_programs(done.values(), run)
-    bar = _Progress(len(samples), progress)
-    own_sandbox = False
-    cluster = None
-    try:
-        for sample in samples:
-            key = sample.key
-            group = None if judge_copies else programs.get(key)
-            prior = done.get(key)
-            if prior is not None:
-                run.verdicts[key] = with_error_class(_stored_verdict(store, prior, sample,
-                                                                     bench.name, config))
-                if group is not None:
-                    run.decided.setdefault(group, (key, run.verdicts[key]))
-                bar.update()
-                continue
-            if group is not None and group not in run.decided and group in by_program:
-                run.decided[group] = _stored_program(store, by_program[group], sample, run)
-            if group is not None and group in run.decided:
-                first, verdict = run.decided[group]
-                run.finish(sample, verdict, same_as=first, group=group)
-                bar.update()
-                continue
-            if group is not None and group in run.leaders:  # its first copy is being judged
-                run.copies.setdefault(run.leaders[group], []).append(sample)
-                continue
-            if sample.format_error:
-                verdict = format_verdict(bench.name, sample, sample.format_error)
-            elif sample.problem_id not in problems:
-                verdict = format_verdict(
-                    bench.name, sample,
-                    f"{sample.source}: unknown problem id {sample.problem_id!r} for {bench.name}"
-                    + (f" config {config!r}" if config else ""))
-            else:
-                jobs = plan(judge, problems[sample.problem_id], sample.completion,
-                            sample.problem_id)
-                if not isinstance(jobs, Verdict):
-                    planned[key] = (sample, list(jobs))
-                    if group is not None:
-                        run.leaders[group] = key
-                    continue
-                verdict = jobs
-            run.finish(sample, verdict, group=group)
-            bar.update()
-
-        own_sandbox = sandbox is None and any(jobs for _, jobs in planned.values())
-        if own_sandbox:
-            cluster = Cluster.connect(scheduler, executor, workers)
-            if cluster is not None:
-                cluster.check_workers(_interpreters(bench, planned))
-                from .cluster import MAX_IN_FLIGHT
-
-                sandbox = Sandbox(executor=cluster.executor, workers=MAX_IN_FLIGHT)
-            else:
-                sandbox = Sandbox(workers=workers)
-        if planned:
-            slots = cluster.slots if cluster is not None else None
-            _run_planned(planned, judge, problems, sandbox, run, bar, slots)
-    except KeyboardInterrupt:
-        _stop(sandbox if own_sandbox else None, result_store, bar)
-        # every decided verdict is in the store (saved as it was decided, or read from it)
-        raise EvaluationInterrupted(len(run.verdicts), len(samples), store_path) from None
-    except PackageMissing as exc:
-        _stop(sandbox if own_sandbox else None, result_store, bar)
-        from .hints import missing_package_message
-
-        fix = missing_package_message(exc.python, exc.missing, exc.own,
-                                      _interpreters(bench, planned).get(exc.python))
-        raise SetupIncomplete(f"{bench.name} cannot be judged here: {exc}; {fix}"
-                              + (f"; {len(run.verdicts)} of {len(samples)} results kept in "
-                                 f"{store_path}" if store_path else "")) from None
-    except (ExecutorError, ClusterError) as exc:
-        _stop(sandbox if own_sandbox else None, result_store, bar)
-        message = str(exc)
-        if isinstance(exc, InterpreterMissing):
-            from .cluster import missing_interpreter_message
-
-            message = missing_interpreter_message(exc.python, exc.worker,
-                                                  _interpreters(bench, planned))
-        raise ClusterError(f"{message}; {len(run.verdicts)} of {len(samples)} results kept"
-                           + (f" in {store_path}" if store_path else "")) from None
-    finally:
-        _stop(sandbox if own_sandbox else None, result_store, bar)
-        if cluster is not None:
-            cluster.close()
-
-    scored = [m for m in metrics if m in _SCORED and (m != "hallucination"
-                                                     or bench.language(config) == "pennylane")]
-    _status(f"scoring {len(samples)} samples ({', '.join(scored)}) ...", progress and bool(scored))
-    scores = score(bench, config, samples, problems, metrics)
-    report = summarise(bench=bench, config=config, samples=samples, verdicts=run.verdicts,
-                       problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),
-                       seconds=time.time() - started)
-    report.summary["programs"] = _program_counts(samples, programs, judge_copies)
-    if missing:
-        report.summary["missing"] = missing
+    result_store, done = open_store(store, resume)
+    planned = plan_samples(samples, bench, config, judge, problems, store=result_store, done=done,
+                           judge_copies=judge_copies, progress=progress)
+    pool = judge_plan(planned, sandbox=sandbox, scheduler=scheduler, executor=executor,
+                      workers=workers)
+    report = score_run(bench, config, samples, planned.verdicts, problems, k=k, metrics=metrics,
+                       started=started, progress=progress,
+                       summary={"programs": planned.program_counts(),
+                                **({"missing": missing} if missing else {})})
     report.provenance = _provenance(bench, config, judge, problems, samples, started,
-                                    workers if workers is not None
-                                    else getattr(sandbox, "workers", None),
-                                    data_dir, given_problems, store_path, predictions)
+                                    workers if workers is not None else pool, data_dir,
+                                    given_problems, planned.store_path, predictions)
     return report
 
 
-def _read_input(predictions: Any, input_format: str) -> tuple[list[Sample], list[str]]:
-    """The samples, and the requests the generating tool reports as failed (missing: listed,
-    never judged, so a problem has fewer samples; never a wrong answer)."""
+def read_samples(predictions: Any, input_format: str = "auto") -> tuple[list[Sample], list[str]]:
+    """Step 1, read: the samples of ``predictions`` (a file in ``input_format``, or rows /
+    a mapping: :func:`.predictions.read_predictions`), and the requests the generating tool
+    reports as failed (missing: listed, never judged, so a problem has fewer samples; never a
+    wrong answer)."""
     from .inputs import FORMATS, InputFormatError, read_input
 
     if not isinstance(predictions, (str, Path)):
@@ -348,6 +198,189 @@ def _read_input(predictions: Any, input_format: str) -> tuple[list[Sample], list
               f"({inputs.format}; missing, not judged): {inputs.missing[0]}"
               + (" ..." if len(inputs.missing) > 1 else ""), file=sys.stderr)
     return inputs.samples, inputs.missing
+
+
+def open_store(store: str | Path | None, resume: bool = False
+               ) -> tuple[ResultStore | None, dict[str, dict[str, Any]]]:
+    """Step 2, the result store: ``(store, its records by sample key)``; ``(None, {})`` without
+    one. A store that already holds results is :class:`StoreInUse` unless ``resume``; its
+    folder is created. Whoever judges closes it (:func:`judge_plan`, or :meth:`Plan.close`)."""
+    from .execution import ResultStore
+
+    if store is None:
+        return None, {}
+    store_path = Path(store)
+    if store_path.exists() and not store_path.is_file():
+        raise ValueError(f"result store {store_path} is not a file")
+    if store_path.exists() and store_path.stat().st_size and not resume:
+        raise StoreInUse(store_path)
+    store_path.parent.mkdir(parents=True, exist_ok=True)
+    result_store = ResultStore(store_path, key="key")
+    return result_store, {record["key"]: record for record in result_store.records()}
+
+
+def plan_samples(samples: list[Sample], bench: Benchmark, config: str | None, judge: Any,
+                 problems: dict[str, Any], *, store: ResultStore | None = None,
+                 done: Mapping[str, dict[str, Any]] | None = None, judge_copies: bool = False,
+                 progress: bool = False) -> Plan:
+    """Step 3, plan: each sample decided at once (its verdict in ``done``, the store's records;
+    a copy of a program already decided, in this run or in the store; ``FORMAT``; an unknown
+    problem id; a verdict the judge gives without running anything), or its judge's first jobs
+    (``plan.jobs``), or waiting for the first copy of its program (``plan.copies``; every copy
+    when ``judge_copies``). Decided verdicts are appended to ``store`` at once. The judge's
+    ``prepare`` (e.g. era environments) runs first, before the progress bar starts. On an
+    error the store is closed; Ctrl-C raises :class:`EvaluationInterrupted`."""
+    done = done if done is not None else {}
+    prepare = getattr(judge, "prepare", None)
+    if prepare is not None:  # e.g. era environments: created (and announced) before the bar starts
+        try:
+            prepare([problems[pid] for pid in dict.fromkeys(s.problem_id for s in samples
+                                                           if s.key not in done) if pid in problems])
+        except Exception:  # noqa: BLE001 - each sample's planning meets it and reports it
+            pass
+    run = Plan(bench, config, judge, problems, samples, program_keys(samples, problems, judge),
+               judge_copies, store)
+    by_program = stored_programs(done.values(), bench.name, config)
+    run.bar = Progress(len(samples), progress)
+    try:
+        for sample in samples:
+            key, group, prior = sample.key, run.group(sample), done.get(sample.key)
+            if prior is not None:
+                run.verdicts[key] = with_error_class(stored_verdict(run.store_path, prior, sample,
+                                                                    bench.name, config))
+                if group is not None:
+                    run.decided.setdefault(group, (key, run.verdicts[key]))
+                run.bar.update()
+                continue
+            if group is not None and group not in run.decided and group in by_program:
+                run.decided[group] = stored_program(run.store_path, by_program[group], sample)
+            if group is not None and group in run.decided:
+                first, verdict = run.decided[group]
+                run.finish(sample, verdict, same_as=first, group=group)
+                run.bar.update()
+                continue
+            if group is not None and group in run.leaders:  # its first copy is being judged
+                run.copies.setdefault(run.leaders[group], []).append(sample)
+                continue
+            if sample.format_error:
+                verdict = format_verdict(bench.name, sample, sample.format_error)
+            elif sample.problem_id not in problems:
+                verdict = format_verdict(
+                    bench.name, sample,
+                    f"{sample.source}: unknown problem id {sample.problem_id!r} for {bench.name}"
+                    + (f" config {config!r}" if config else ""))
+            else:
+                jobs = plan(judge, problems[sample.problem_id], sample.completion,
+                            sample.problem_id)
+                if not isinstance(jobs, Verdict):
+                    run.jobs[key] = (sample, list(jobs))
+                    if group is not None:
+                        run.leaders[group] = key
+                    continue
+                verdict = jobs
+            run.finish(sample, verdict, group=group)
+            run.bar.update()
+    except KeyboardInterrupt:
+        run.close()
+        # every decided verdict is in the store (saved as it was decided, or read from it)
+        raise EvaluationInterrupted(len(run.verdicts), len(samples), run.store_path) from None
+    except BaseException:
+        run.close()
+        raise
+    return run
+
+
+def judge_plan(run: Plan, *, sandbox: Any = None, scheduler: Any = None, executor: Any = None,
+               workers: int | None = None) -> int | None:
+    """Step 4, judge: every planned sample through the one stage driver
+    (:func:`.judges.base.drive_stages`) in ``sandbox``, or in a pool of its own: on the dask
+    cluster of ``scheduler`` / ``executor`` (its workers checked for the jobs' interpreters
+    first) or local (``workers``). Each verdict is finished as it is decided (stored, its
+    waiting copies given it). Returns the pool's size (for the provenance; ``None`` when
+    nothing ran and no ``sandbox`` was given). Always closes the plan's store and bar and its
+    own pool; Ctrl-C raises :class:`EvaluationInterrupted`, a missing package
+    :class:`SetupIncomplete`, a failed executor or cluster :class:`~.cluster.ClusterError`,
+    each saying how many verdicts the store keeps."""
+    from .cluster import MAX_IN_FLIGHT, Cluster, ClusterError
+    from .execution import ExecutorError, InterpreterMissing, PackageMissing, Sandbox
+
+    own_sandbox = sandbox is None and any(jobs for _, jobs in run.jobs.values())
+    cluster = None
+    try:
+        if own_sandbox:
+            cluster = Cluster.connect(scheduler, executor, workers)
+            if cluster is not None:
+                cluster.check_workers(run.interpreters())
+                sandbox = Sandbox(executor=cluster.executor, workers=MAX_IN_FLIGHT)
+            else:
+                sandbox = Sandbox(workers=workers)
+        if run.jobs:
+            _run_planned(run, sandbox, cluster.slots if cluster is not None else None)
+    except KeyboardInterrupt:
+        run.close(sandbox if own_sandbox else None)
+        # every decided verdict is in the store (saved as it was decided, or read from it)
+        raise EvaluationInterrupted(len(run.verdicts), len(run.samples), run.store_path) from None
+    except PackageMissing as exc:
+        run.close(sandbox if own_sandbox else None)
+        from .hints import missing_package_message
+
+        fix = missing_package_message(exc.python, exc.missing, exc.own,
+                                      run.interpreters().get(exc.python))
+        raise SetupIncomplete(f"{run.bench.name} cannot be judged here: {exc}; {fix}"
+                              + (f"; {run.kept()} in {run.store_path}" if run.store_path
+                                 else "")) from None
+    except (ExecutorError, ClusterError) as exc:
+        run.close(sandbox if own_sandbox else None)
+        message = str(exc)
+        if isinstance(exc, InterpreterMissing):
+            from .cluster import missing_interpreter_message
+
+            message = missing_interpreter_message(exc.python, exc.worker, run.interpreters())
+        raise ClusterError(f"{message}; {run.kept()}"
+                           + (f" in {run.store_path}" if run.store_path else "")) from None
+    finally:
+        run.close(sandbox if own_sandbox else None)
+        if cluster is not None:
+            cluster.close()
+    return getattr(sandbox, "workers", None)
+
+
+def _run_planned(run: Plan, sandbox: Any, slots: Any = None) -> None:
+    """The plan's jobs through the one stage driver (``judges.base.drive_stages``); each
+    verdict is finished (stored, its copies given it) as it is decided."""
+    groups = {leader: group for group, leader in run.leaders.items()}
+
+    def finish(key: str, verdict: Verdict) -> None:
+        sample, _ = run.jobs[key]
+        copies = run.finish(sample, verdict, group=groups.get(key))
+        run.bar.update(1 + len(copies))
+
+    drive_stages(run.judge, {key: Planned(run.problems[sample.problem_id], sample.problem_id,
+                                          sample.completion, jobs)
+                             for key, (sample, jobs) in run.jobs.items()},
+                 sandbox, finish, slots=slots, tick=run.bar.refresh)
+
+
+def score_run(bench: Benchmark, config: str | None, samples: list[Sample],
+              verdicts: dict[str, Verdict], problems: dict[str, Any], *, k: Sequence[int],
+              metrics: Iterable[str], started: float, progress: bool = False,
+              summary: Mapping[str, Any] | None = None) -> Report:
+    """Step 5, score: the code metrics of ``samples`` (:func:`.scoring.score`) and the report
+    of their ``verdicts`` (:func:`.scoring.summarise`; its time since ``started``), with
+    ``summary``'s entries added to ``report.summary`` (``evaluate``: the program counts and
+    the missing requests). :func:`.refinement.refine_all` scores its final answers with it."""
+    from .scoring import score, summarise
+
+    scored = [m for m in metrics if m in _SCORED and (m != "hallucination"
+                                                     or bench.language(config) == "pennylane")]
+    status_line(f"scoring {len(samples)} samples ({', '.join(scored)}) ...",
+                progress and bool(scored))
+    scores = score(bench, config, samples, problems, metrics)
+    report = summarise(bench=bench, config=config, samples=samples, verdicts=verdicts,
+                       problems=problems, scores=scores, k=tuple(k), metrics=tuple(metrics),
+                       seconds=time.time() - started)
+    report.summary.update(summary or {})
+    return report
 
 
 def _provenance(bench, config, judge, problems, samples, started, workers, data_dir,
@@ -385,167 +418,6 @@ def _provenance(bench, config, judge, problems, samples, started, workers, data_
         except OSError as exc:
             print(f"qce: cannot write {sidecar}: {exc.strerror}", file=sys.stderr)
     return prov
-
-
-def _stop(sandbox: Any, store: Any, bar: _Progress) -> None:
-    """Close what a run opened (idempotent); a second Ctrl-C meanwhile is ignored."""
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        bar.close()
-        if sandbox is not None:
-            sandbox.close()  # kills the jobs still running
-        if store is not None:
-            store.close()
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
-
-
-@dataclass
-class _Run:
-    """The verdicts of one run and the bookkeeping of identical programs: a program's first
-    copy (its leader) is judged, later copies wait for it or reuse a decided verdict."""
-
-    benchmark: str
-    config: str | None
-    store: Any
-    verdicts: dict[str, Verdict] = field(default_factory=dict)
-    #: program -> (key of the sample judged for it, its verdict)
-    decided: dict[tuple[str, str], tuple[str, Verdict]] = field(default_factory=dict)
-    leaders: dict[tuple[str, str], str] = field(default_factory=dict)  # program -> leader key
-    copies: dict[str, list[Sample]] = field(default_factory=dict)  # leader key -> waiting copies
-
-    def finish(self, sample: Sample, verdict: Verdict, *, same_as: str | None = None,
-               group: tuple[str, str] | None = None) -> list[Sample]:
-        """Record ``sample``'s verdict (stored at once); returns the copies it decides too."""
-        verdict = with_error_class(verdict)
-        self.verdicts[sample.key] = verdict
-        if self.store is not None:
-            _save(self.store, sample, verdict, (self.benchmark, self.config),
-                  program=group[1] if group else None, same_as=same_as)
-        if group is not None and same_as is None:
-            self.decided.setdefault(group, (sample.key, verdict))
-        waiting = self.copies.pop(sample.key, [])
-        for copy in waiting:
-            self.finish(copy, verdict, same_as=sample.key, group=group)
-        return waiting
-
-
-def _program_keys(samples: list[Sample], problems: dict[str, Any], judge: Any
-                  ) -> dict[str, tuple[str, str]]:
-    """sample key -> (problem id, program key) for the samples a copy of which may share a
-    verdict (a known problem, a deterministic judge)."""
-    out: dict[str, tuple[str, str]] = {}
-    for s in samples:
-        if s.format_error or s.problem_id not in problems:
-            continue
-        try:
-            key = program_key(judge, s.completion, problems[s.problem_id])
-        except Exception:  # noqa: BLE001 - judged on its own; the judge will say what is wrong
-            key = None
-        if key is not None:
-            out[s.key] = (s.problem_id, key)
-    return out
-
-
-def _program_counts(samples: list[Sample], programs: dict[str, tuple[str, str]],
-                    judge_copies: bool) -> dict[str, Any]:
-    """distinct / total: a sample without a program key counts as a distinct program."""
-    distinct = len(set(programs.values())) + sum(s.key not in programs for s in samples)
-    return {"samples": len(samples), "distinct": distinct, "copies": len(samples) - distinct,
-            "copies_judged_once": not judge_copies}
-
-
-def _stored_programs(records: Iterable[dict[str, Any]], run: _Run
-                     ) -> dict[tuple[str, str], dict[str, Any]]:
-    """(problem id, program key) -> the first stored record judged for it in this benchmark
-    and config (a resumed copy reuses it)."""
-    out: dict[tuple[str, str], dict[str, Any]] = {}
-    for rec in records:
-        program = rec.get("program_key")
-        if (isinstance(program, str) and isinstance(rec.get("problem_id"), str)
-                and (rec.get("benchmark"), rec.get("config")) == (run.benchmark, run.config)):
-            out.setdefault((rec["problem_id"], program), rec)
-    return out
-
-
-def _stored_program(store: Any, record: dict[str, Any], sample: Sample, run: _Run
-                    ) -> tuple[str, Verdict]:
-    """A stored verdict of the same program, for a copy judged in no earlier run."""
-    try:
-        verdict = Verdict.from_dict(record["verdict"])
-    except Exception as exc:  # noqa: BLE001 - a hand-edited or foreign record
-        raise ValueError(f"result store {store}: {record.get('key')}: unreadable stored verdict "
-                         f"({type(exc).__name__}); use a new store") from None
-    if verdict.problem_id != sample.problem_id:
-        raise ValueError(f"result store {store}: {record.get('key')} holds a verdict of "
-                         f"{verdict.problem_id!r}, not {sample.problem_id!r}; use a new store")
-    return str(record.get("key")), with_error_class(verdict)
-
-
-def _interpreters(bench: Benchmark, planned: dict[str, tuple[Sample, list[Any]]]
-                  ) -> dict[str, str | None]:
-    """The interpreters the planned jobs name -> the benchmark's environment of that path."""
-    paths = {job.python for _, jobs in planned.values() for job in jobs
-             if getattr(job, "python", None)}
-    names: dict[str, str] = {}
-    if paths and bench.environments:
-        manager = bench.loader.environments()
-        for name in bench.environments:
-            try:
-                names[str(manager.env_python(name, create=False))] = name
-            except (FileNotFoundError, ValueError):
-                continue
-    return {p: names.get(p) for p in sorted(paths)}
-
-
-def _save(store: Any, sample: Sample, verdict: Verdict, run: tuple[str, str | None], *,
-          program: str | None = None, same_as: str | None = None) -> None:
-    record = {"key": sample.key, "problem_id": sample.problem_id, "sample": sample.index,
-              "benchmark": run[0], "config": run[1],
-              "completion_hash": completion_hash(sample.completion), "verdict": verdict.to_dict()}
-    if program is not None:
-        record["program_key"] = program
-    if same_as is not None:
-        record["same_program_as"] = same_as
-    store.add(record)
-
-
-def _stored_verdict(store: Any, prior: dict[str, Any], sample: Sample, benchmark: str,
-                    config: str | None) -> Verdict:
-    """The verdict a resumed run reuses: only one judged in the same benchmark and config, for
-    the byte-identical completion; anything else is an error naming the store and the sample."""
-    where = f"result store {store}: {sample.key}"
-    if prior.get("completion_hash") != completion_hash(sample.completion):
-        raise ValueError(f"{where} was judged for a different completion than {sample.source} "
-                         "gives now; use a new store for changed predictions")
-    try:
-        verdict = Verdict.from_dict(prior["verdict"])
-    except Exception as exc:  # noqa: BLE001 - a hand-edited or foreign record
-        raise ValueError(f"{where}: unreadable stored verdict ({type(exc).__name__}); use a new "
-                         "store") from None
-    was = (prior.get("benchmark", benchmark), prior.get("config", config))  # older stores: unchecked
-    if was != (benchmark, config) or verdict.problem_id != sample.problem_id:
-        raise ValueError(f"{where} was judged in another run ({was[0]}, config {was[1]!r}; this "
-                         f"run: {benchmark}, config {config!r}); use a new store")
-    return verdict
-
-
-def _run_planned(planned, judge, problems, sandbox, run: _Run, bar, slots=None) -> None:
-    """Every planned sample through the one stage driver (``judges.base.drive_stages``); each
-    verdict is finished (stored, its copies given it) as it is decided."""
-    run_groups = {leader: group for group, leader in run.leaders.items()}
-
-    def finish(key: str, verdict: Verdict) -> None:
-        sample, _ = planned[key]
-        copies = run.finish(sample, verdict, group=run_groups.get(key))
-        bar.update(1 + len(copies))
-
-    drive_stages(judge, {key: Planned(problems[sample.problem_id], sample.problem_id,
-                                      sample.completion, jobs)
-                         for key, (sample, jobs) in planned.items()},
-                 sandbox, finish, slots=slots, tick=bar.refresh)
 
 
 class _CallableModule(type(sys)):

@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .benchmarks.base import Benchmark, FeedbackWording, get
-from .evaluate import DEFAULT_METRICS, RUN_KEYWORDS, JudgingOptions, completion_hash, evaluate
+from .evaluate import (
+    DEFAULT_METRICS,
+    RUN_KEYWORDS,
+    JudgingOptions,
+    completion_hash,
+    evaluate,
+    score_run,
+)
 from .feedback import feedback_prompt, followup_prompt
 from .predictions import Sample
 from .verdict import Verdict
@@ -243,8 +250,6 @@ def refine_all(
     """
     import time
 
-    from .scoring import score, summarise
-
     _check_options("refine_all", dict(options))
     started = time.time()
     problems = options.pop("problems", None)  # loaded here once, handed to every round
@@ -264,11 +269,8 @@ def refine_all(
     final_samples = [Sample(c.problem_id, c.sample, c.rounds[-1].completion)
                      for c in finals.values()]
     verdicts = {key: c.rounds[-1].verdict for key, c in finals.items()}
-    metrics = tuple(metrics)
-    scores = score(bench, config, final_samples, problems, metrics)
-    report = summarise(bench=bench, config=config, samples=final_samples, verdicts=verdicts,
-                       problems=problems, scores=scores, k=k, metrics=metrics,
-                       seconds=time.time() - started)
+    report = score_run(bench, config, final_samples, verdicts, problems, k=k,
+                       metrics=tuple(metrics), started=started)
     for row in report.per_sample:
         chain = chains[row["key"]]
         row["first_ac_round"] = chain.first_ac_round
