@@ -290,15 +290,14 @@ def render_markdown(report: Report) -> str:
 
 
 def render_judge_limitations(s: dict[str, Any]) -> list[str]:
-    """The samples the judge deliberately cannot judge, by reason (``verdict.JUDGE_LIMITATIONS``
-    says what each reason means)."""
-    from .verdict import JUDGE_LIMITATIONS
-
+    """The samples the judge deliberately cannot judge, by reason, with what each reason means
+    (``summary["judge_limitation_meanings"]``, from ``verdict.JUDGE_LIMITATIONS``)."""
     samples = s.get("judge_limitation_samples", {})
+    meanings = s.get("judge_limitation_meanings", {})
     rows = []
     for reason, n in s["judge_limitations"].items():  # _table makes each cell inert
         keys = samples.get(reason, [])
-        rows.append([reason, n, JUDGE_LIMITATIONS.get(reason, "see the benchmark documentation"),
+        rows.append([reason, n, meanings.get(reason, "see the benchmark documentation"),
                      ", ".join(keys[:5]) + (f", ... ({len(keys) - 5} more)" if len(keys) > 5
                                             else "")])
     return ["", "## Judge limitations", "",

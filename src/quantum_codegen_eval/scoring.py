@@ -304,7 +304,7 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
     unreadable lines) are listed but not counted in pass@k.
     """
     from .report import Report
-    from .verdict import ERROR_CLASSES, STATUSES
+    from .verdict import ERROR_CLASSES, JUDGE_LIMITATIONS, STATUSES
 
     per_sample: list[dict[str, Any]] = []
     by_problem: dict[str, list[Any]] = {}
@@ -356,6 +356,9 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
     if limited:  # samples the judge deliberately cannot judge: listed by reason
         summary["judge_limitations"] = {reason: len(keys) for reason, keys in sorted(limited.items())}
         summary["judge_limitation_samples"] = dict(sorted(limited.items()))
+        summary["judge_limitation_meanings"] = {  # for the report, which reads the dict only
+            reason: JUDGE_LIMITATIONS.get(reason, "see the benchmark documentation")
+            for reason in sorted(limited)}
     signatures = dict(scores.signatures)
     if "pass@k" in metrics or "partial_credit" in metrics:
         ci: dict[str, Any] = {}

@@ -77,6 +77,8 @@ def test_the_report_counts_lists_and_buckets_judge_limitations(report):
     assert s["judge_limitations"] == {"code_size": 2, "oracle_rounds": 1}
     assert s["judge_limitation_samples"] == {"code_size": [f"{c}#0", f"{c}#1"],
                                              "oracle_rounds": [f"{a}#1"]}
+    assert s["judge_limitation_meanings"] == {r: JUDGE_LIMITATIONS[r]
+                                              for r in ("code_size", "oracle_rounds")}
     # their own bucket: not judge_error, not a class; the plain judge error stays judge_error
     assert s["errors"] == {"reasoning": 2, "judge_limitation": 3, "judge_error": 1}
     assert s["errors_total"] == 6
