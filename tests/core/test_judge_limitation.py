@@ -133,3 +133,21 @@ def test_no_judge_limitation_no_section_no_table():
     assert "judge_limitations" not in rep.summary
     assert "pass@k_without_judge_limitations" not in rep.summary
     assert "## Judge limitations" not in rep.to_markdown()
+
+
+def test_compare_reads_the_bucket_from_a_report_and_from_a_store(tmp_path):
+    from quantum_codegen_eval.compare import compare, load_run
+
+    a, b = sorted(sample.problems("qiskit"))[:2]
+    predictions = {a: [_code("right", 0), _code("limit:transport", 1), _code("wrong", 2)],
+                   b: [_code("bug", 0), _code("right", 1)]}
+    store = tmp_path / "store" / "results.jsonl"
+    evaluate(predictions, "sample", "qiskit", judge=_Judge(), k=(1,), store=store).save(
+        tmp_path / "report")
+    groups = {pid: rec.difficulty_scale for pid, rec in sample.problems("qiskit").items()}
+    as_report, as_store = load_run(tmp_path / "report"), load_run(store, "store", groups)
+    assert as_report.errors == as_store.errors == {"reasoning": 1, "judge_limitation": 1,
+                                                   "judge_error": 1}
+    table = compare([as_report, as_store], k=(1,), n_boot=50).tables["errors"]
+    col = table.header.index("judge_limitation")
+    assert [row[col] for row in table.rows] == [pytest.approx(1 / 3)] * 2
