@@ -242,6 +242,13 @@ def render_markdown(report: Report) -> str:
             out += ["", f"Without the {len(s.get('unrunnable', []))} problem(s) that cannot pass "
                     "in this environment (see Caveats):", "",
                     _passk_table(runnable, group, None)]
+        without = s.get("pass@k_without_judge_limitations")
+        if without:
+            out += ["", f"Without the {sum(s.get('judge_limitations', {}).values())} sample(s) "
+                    "the judge cannot judge (see Judge limitations; a problem left with fewer "
+                    "than k samples is not estimated):", "", _passk_table(without, group, None)]
+    if s.get("judge_limitations"):
+        out += render_judge_limitations(s)
     if "fidelity" in s:
         out += render_fidelity(s)
     if "codebleu" in s or "rouge_l" in s:
@@ -280,6 +287,24 @@ def render_markdown(report: Report) -> str:
     if report.provenance is not None:
         out += ["", *_provenance_lines(report.provenance)]
     return "\n".join(out) + "\n"
+
+
+def render_judge_limitations(s: dict[str, Any]) -> list[str]:
+    """The samples the judge deliberately cannot judge, by reason, with what each reason means
+    (``summary["judge_limitation_meanings"]``, from ``verdict.JUDGE_LIMITATIONS``)."""
+    samples = s.get("judge_limitation_samples", {})
+    meanings = s.get("judge_limitation_meanings", {})
+    rows = []
+    for reason, n in s["judge_limitations"].items():  # _table makes each cell inert
+        keys = samples.get(reason, [])
+        rows.append([reason, n, meanings.get(reason, "see the benchmark documentation"),
+                     ", ".join(keys[:5]) + (f", ... ({len(keys) - 5} more)" if len(keys) > 5
+                                            else "")])
+    return ["", "## Judge limitations", "",
+            "Samples the judge deliberately cannot judge here: not the model's failure, never a "
+            "pass, no error class (their own bucket in the error distribution); pass@k is also "
+            "given without them.", "",
+            _table(["reason", "samples", "what it means", "samples (keys)"], rows)]
 
 
 def _provenance_lines(prov: Provenance) -> list[str]:

@@ -155,7 +155,8 @@ def _hallucinations(samples: list[Sample], codes: dict[str, str | None], problem
 
 def _flags_of(record: Any, verdicts: list[Any]) -> list[str]:
     """Why a counted problem's numbers need a caveat: a known weak upstream check, a check that
-    does not run over the program's data alone, or a judge error."""
+    does not run over the program's data alone, a judge limitation (named by its reason) or
+    another judge error."""
     extra = getattr(record, "extra", None)
     extra = extra if isinstance(extra, dict) else {}
     flags = []
@@ -168,7 +169,9 @@ def _flags_of(record: Any, verdicts: list[Any]) -> list[str]:
     trusts = {getattr(record, "check_trust", None) or extra.get("check_trust")}
     trusts |= {v.details.get("check_trust") for v in verdicts}
     flags += [f"check trust: {t}" for t in sorted(t for t in trusts if t and t != "data")]
-    errors = sum(v.judge_error for v in verdicts)
+    limits = Counter(v.judge_limitation for v in verdicts if v.judge_limitation)
+    flags += [f"judge limitation ({reason}) in {n} sample(s)" for reason, n in sorted(limits.items())]
+    errors = sum(v.judge_error and not v.judge_limitation for v in verdicts)
     if errors:
         flags.append(f"judge error in {errors} sample(s)")
     return flags
@@ -207,8 +210,8 @@ def _pass_at_k_table(per_problem: list[dict[str, Any]], ks: tuple[int, ...], key
                 if ci is not None and entry[f"pass@{k}"] is not None:
                     interval = pass_at_k_ci(ns, cs, k, **CI)
                     ci.setdefault(name, {})[f"pass@{k}"] = [interval.low, interval.high]
-            entry["partial_credit"] = (sum(r["partial_credit"] for r in rows) / len(rows)
-                                       if rows else None)
+            credit = [r["partial_credit"] for r in rows if r["partial_credit"] is not None]
+            entry["partial_credit"] = sum(credit) / len(credit) if credit else None
             table[name] = entry
     return table
 
@@ -222,6 +225,21 @@ def _pass_at_k_signatures(ks: tuple[int, ...]) -> dict[str, str]:
         out[f"pass@{k}"] = pass_at_k([k], [0], k, per_problem=True).signature
         out[f"pass@{k} interval"] = pass_at_k_ci([k], [0], k, **CI).signature
     return out
+
+
+def _without_judge_limitations(per_problem: list[dict[str, Any]], by_problem: dict[str, list[Any]],
+                               ) -> list[dict[str, Any]]:
+    """The per-problem rows (n, correct, partial credit) with the judge-limited samples removed:
+    a problem left with fewer than k samples is not estimated (``_pass_at_k_table``); one left
+    with none has no partial credit."""
+    rows = []
+    for r in per_problem:
+        kept = [v for v in by_problem[r["problem_id"]] if not v.judge_limitation]
+        rows.append({**r, "n": len(kept), "correct": sum(v.passed and not v.judge_error
+                                                         for v in kept),
+                     "partial_credit": (sum(v.partial_credit for v in kept) / len(kept)
+                                        if kept else None)})
+    return rows
 
 
 def _short_of_k(per_problem: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[str, list[str]]:
@@ -286,7 +304,7 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
     unreadable lines) are listed but not counted in pass@k.
     """
     from .report import Report
-    from .verdict import ERROR_CLASSES, STATUSES
+    from .verdict import ERROR_CLASSES, JUDGE_LIMITATIONS, STATUSES
 
     per_sample: list[dict[str, Any]] = []
     by_problem: dict[str, list[Any]] = {}
@@ -298,6 +316,7 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
                            "tests_passed": v.tests_passed, "tests_total": v.tests_total,
                            "partial_credit": v.partial_credit, "message": v.message,
                            "known_problem": known, "judge_error": v.judge_error,
+                           "judge_limitation": v.judge_limitation,
                            **_fidelity_fields(v),
                            **scores.per_sample.get(s.key, {}), "verdict": v.to_dict(),
                            **report_completion(s.completion)})
@@ -330,6 +349,16 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
         "seconds": round(seconds, 2),
         "statuses": {st: c for st in STATUSES if (c := sum(r["status"] == st for r in per_sample))},
     }
+    limited: dict[str, list[str]] = {}
+    for r in per_sample:
+        if r["judge_limitation"]:
+            limited.setdefault(r["judge_limitation"], []).append(r["key"])
+    if limited:  # samples the judge deliberately cannot judge: listed by reason
+        summary["judge_limitations"] = {reason: len(keys) for reason, keys in sorted(limited.items())}
+        summary["judge_limitation_samples"] = dict(sorted(limited.items()))
+        summary["judge_limitation_meanings"] = {  # for the report, which reads the dict only
+            reason: JUDGE_LIMITATIONS.get(reason, "see the benchmark documentation")
+            for reason in sorted(limited)}
     signatures = dict(scores.signatures)
     if "pass@k" in metrics or "partial_credit" in metrics:
         ci: dict[str, Any] = {}
@@ -349,11 +378,17 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
             summary["unrunnable"] = sorted(unrunnable)
             summary["pass@k_runnable"] = _pass_at_k_table(
                 [r for r in per_problem if r["problem_id"] not in unrunnable], k)
+        if any(v.judge_limitation for vs in by_problem.values() for v in vs):
+            # also without the samples the judge deliberately cannot judge
+            summary["pass@k_without_judge_limitations"] = _pass_at_k_table(
+                _without_judge_limitations(per_problem, by_problem), k)
     if "errors" in metrics:
         failed = [r for r in per_sample if r["status"] != "AC" or r["judge_error"]]
-        counts = Counter("judge_error" if r["judge_error"] else (r["error_class"] or "unclassified")
+        counts = Counter("judge_limitation" if r["judge_limitation"] else
+                         "judge_error" if r["judge_error"] else (r["error_class"] or "unclassified")
                          for r in failed)
-        summary["errors"] = {c: counts[c] for c in (*ERROR_CLASSES, "judge_error", "unclassified")
+        summary["errors"] = {c: counts[c] for c in (*ERROR_CLASSES, "judge_limitation",
+                                                    "judge_error", "unclassified")
                              if counts.get(c)}
         summary["errors_total"] = len(failed)
     if any("fidelity" in r for r in per_problem):

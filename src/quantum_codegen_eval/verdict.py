@@ -121,6 +121,16 @@ class Verdict:
         return bool(self.details.get("judge_error"))
 
     @property
+    def judge_limitation(self) -> str:
+        """The reason kind when the judge deliberately cannot judge this sample (a judge error
+        made by ``judges.base.judge_limitation``), else ``""``. Results stored before 2026-12
+        named it ``details["judge_limit"]`` (``rounds`` is now ``proxy_rounds``): read too."""
+        if not self.judge_error:
+            return ""
+        reason = self.details.get("judge_limitation") or self.details.get("judge_limit") or ""
+        return _OLD_LIMITS.get(str(reason), str(reason))
+
+    @property
     def partial_credit(self) -> float:
         """Fraction of tests passed (1.0 for AC, 0.0 when no test ran)."""
         if self.status == "AC":
@@ -157,6 +167,23 @@ def exception_in(text: str | None) -> str | None:
         if named:
             return named.group(1)
     return None
+
+
+#: the reason kinds of a judge limitation (``judges.base.judge_limitation``): what each means,
+#: in one line (the report's "Judge limitations" section shows these)
+JUDGE_LIMITATIONS = {
+    "oracle_rounds": "the program asked the hidden oracle more often than the judge answers "
+                     "(QHack: each query is a round of its own; the judge runs a bounded number)",
+    "code_size": "the answer's code is longer than the judge reads; it was not run",
+    "proxy_rounds": "the task's test needs more rounds of calls to the program than the judge runs",
+    "round_budget": "the sample's jobs used the judge's CPU budget for rounds of calls before "
+                    "the test finished",
+    "transport": "a value passed between the task's test and the program is one the judge's "
+                 "transport cannot carry",
+}
+
+#: ``details["judge_limit"]`` kinds of results stored before the judge limitation outcome
+_OLD_LIMITS = {"rounds": "proxy_rounds"}
 
 
 #: the keys of ``Verdict.details`` a judge reports its evidence in (see :func:`with_error_class`)

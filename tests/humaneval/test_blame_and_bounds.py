@@ -212,7 +212,8 @@ def test_the_evaluator_parses_nothing_and_stays_small(name):
 
 def test_code_over_the_bound_is_a_judge_limit_not_run():
     v = qhe.make_judge().jobs(SV, "x = 1\n" * (judge.MAX_CODE_CHARS // 6 + 1))
-    assert isinstance(v, Verdict) and v.judge_error and v.details["judge_limit"] == "code_size"
+    assert isinstance(v, Verdict) and v.judge_error and v.judge_limitation == "code_size"
+    assert v.details["judge_limitation"] == "code_size" and v.error_class is None
     assert "not run" in v.message
 
 

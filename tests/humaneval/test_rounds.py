@@ -4,7 +4,7 @@ Upstream's task 145 needs 7 rounds (six sizes of the inverse QFT, each checked b
 then ``n = 0``), the most of any upstream task; the former bound was exactly 7 rounds. Past it a
 sample was a judge error where upstream's check says AC or WA. The bound is now ``MAX_ROUNDS``
 with a CPU budget over all of a sample's jobs (``ROUND_BUDGET`` x ``time_limit``); past either,
-a judge error that names the limit (``details["judge_limit"]``). The tasks with more rounds here
+a judge limitation that names the limit (``details["judge_limitation"]``). The tasks with more rounds here
 are written for these tests.
 """
 
@@ -58,7 +58,7 @@ def test_past_the_round_bound_is_a_judge_limit(sandbox):
     task = _task("many", qhe_judge.MAX_ROUNDS + 5)
     v = judge_many(qhe.make_judge(time_limit=20.0), [(task, BODY)], sandbox)[0]
     assert v.judge_error and v.status == "RE" and v.error_class is None, v.message
-    assert v.details["judge_limit"] == "rounds" and v.details["rounds"] == qhe_judge.MAX_ROUNDS
+    assert v.judge_limitation == "proxy_rounds" and v.details["rounds"] == qhe_judge.MAX_ROUNDS
     assert f"more than {qhe_judge.MAX_ROUNDS} rounds" in v.message
 
 
@@ -71,7 +71,7 @@ def test_past_the_cpu_budget_is_a_judge_limit(sandbox):
     task = _task("budget", 20)
     v = judge_many(qhe.make_judge(time_limit=2.0),
                    [(task, "\n    return 2 * n\n" + spin)], sandbox)[0]
-    assert v.judge_error and v.details["judge_limit"] == "round_budget", v.message
+    assert v.judge_error and v.judge_limitation == "round_budget", v.message
     budget = qhe_judge.ROUND_BUDGET * 2.0
     assert v.details["cpu_seconds"] >= budget and 5 < v.details["rounds"] < 20
     assert "budget" in v.message

@@ -582,4 +582,4 @@ def test_more_oracle_circuits_than_the_judge_answers_is_a_judge_limit(qhack_prob
                                   (rec, MANY_QUERIES % (MAX_QUERIES + 1))], sandbox)
     assert at.status == "AC" and at.details["oracle_queries"] == [MAX_QUERIES] * 2, at.message
     assert past.details.get("judge_error") and "judge limit" in past.message, past.message
-    assert past.error_class is None
+    assert past.judge_limitation == "oracle_rounds" and past.error_class is None

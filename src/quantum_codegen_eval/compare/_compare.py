@@ -337,12 +337,13 @@ def _similarity_table(runs: list[Run]) -> Table | None:
 
 
 def _errors_table(runs: list[Run]) -> Table:
-    classes = [c for c in (*ERROR_CLASSES, "judge_error", "unclassified")
+    classes = [c for c in (*ERROR_CLASSES, "judge_limitation", "judge_error", "unclassified")
                if c in ERROR_CLASSES or any(r.errors.get(c) for r in runs)]
     rows = [[r.label, r.errors_total, *((r.errors.get(c, 0) / r.errors_total) if r.errors_total
                                           else None for c in classes)] for r in runs]
     notes = ["Share (%) of each run's failed samples (any verdict other than AC, and judge "
-             "errors) in each error class of the package's one mapping (verdict.classify_error)."]
+             "errors) in each error class of the package's one mapping (verdict.classify_error); "
+             "judge limitations and other judge errors in buckets of their own."]
     return Table("errors", "Error distribution of failed samples", ["system", "failed samples", *classes],
                  rows, ["text", "text", *["pct"] * len(classes)], notes)
 

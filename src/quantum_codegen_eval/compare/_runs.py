@@ -50,7 +50,7 @@ class Run:
     config: str | None
     group_by: str
     problems: dict[str, ProblemCounts]
-    errors: dict[str, int]  #: error class (or judge_error / unclassified) -> failed samples
+    errors: dict[str, int]  #: error class (or judge_limitation / judge_error / unclassified) -> failed samples
     errors_total: int
     similarity: dict[str, float | None] = field(default_factory=dict)
     provenance: Provenance | None = None
@@ -151,9 +151,11 @@ def _from_store(path: Path, label: str, groups: dict[str, str] | None) -> Run:
         {st: c for st in STATUSES if (c := sum(v.status == st for v in vs))})
         for pid, vs in sorted(verdicts.items())}
     failed = [v for vs in verdicts.values() for v in vs if not v.passed or v.judge_error]
-    counts = Counter("judge_error" if v.judge_error else (v.error_class or "unclassified")
+    counts = Counter("judge_limitation" if v.judge_limitation else "judge_error" if v.judge_error
+                     else (v.error_class or "unclassified")
                      for v in failed)
-    errors = {c: counts[c] for c in (*ERROR_CLASSES, "judge_error", "unclassified") if counts.get(c)}
+    errors = {c: counts[c] for c in (*ERROR_CLASSES, "judge_limitation", "judge_error", "unclassified")
+              if counts.get(c)}
     sidecar = path.with_name(path.name + ".provenance.json")
     data: Any = None
     if sidecar.is_file():

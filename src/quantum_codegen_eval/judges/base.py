@@ -37,7 +37,8 @@ What every staged judge shares (one code path, so that the judges differ only in
   :class:`ResultFailure`: ``missing``, ``oversized`` or ``malformed``). It never raises.
 * :func:`make_verdict` is the one way a judge builds its verdict: the status, the tests, the
   judge's details, and the error-class evidence as a typed :class:`Evidence` (never a class);
-  :func:`judge_error` builds a judge error the same way. :func:`run_timings` sums the runs'
+  :func:`judge_error` builds a judge error the same way, :func:`judge_limitation` the judge
+  error of a sample the judge deliberately cannot judge (with its reason). :func:`run_timings` sums the runs'
   CPU and wall time for ``Verdict.timings``.
 """
 
@@ -52,7 +53,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
-from ..verdict import EVIDENCE, TestResult, Verdict, exception_in, with_error_class
+from ..verdict import (
+    EVIDENCE,
+    JUDGE_LIMITATIONS,
+    TestResult,
+    Verdict,
+    exception_in,
+    with_error_class,
+)
 
 if TYPE_CHECKING:
     from ..execution import Job, RunResult
@@ -342,6 +350,23 @@ def judge_error(judge: Any, problem_id: str, message: str, *,
     return make_verdict(judge, problem_id, "RE", f"judge error: {message}", tests=tests,
                         tests_total=tests_total, evidence=evidence,
                         details={"judge_error": True, **own}, timings=timings)
+
+
+def judge_limitation(judge: Any, problem_id: str, reason: str, message: str, *,
+                     tests: Sequence[TestResult] = (), tests_total: int | None = None,
+                     timings: Mapping[str, float] | None = None, **details: Any) -> Verdict:
+    """The verdict for a sample this judge deliberately cannot judge (a judge limitation, e.g.
+    more oracle rounds than it runs): a judge error (:func:`judge_error`) whose
+    ``details["judge_limitation"]`` is the short ``reason`` kind (``verdict.JUDGE_LIMITATIONS``),
+    ``details`` the rest of ``Verdict.details``. Never a pass, never an error class; the report
+    lists it by reason and gives pass@k also without these samples. Only for what the judge
+    itself established (its own bounds, its trusted jobs), never for what the program's process
+    reported: that could be forged to leave a failure out of pass@k."""
+    if reason not in JUDGE_LIMITATIONS:
+        raise ValueError(f"unknown judge limitation {reason!r}; expected one of "
+                         f"{sorted(JUDGE_LIMITATIONS)}")
+    return judge_error(judge, problem_id, message, tests=tests, tests_total=tests_total,
+                       timings=timings, details={**details, "judge_limitation": reason})
 
 
 def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = None,

@@ -202,6 +202,7 @@ def _sample(row: dict[str, Any]) -> dict[str, Any]:
         "key": _text(row.get("key"), 1100), "sample": row.get("sample"),
         "status": _text(row.get("status"), 20), "error_class": row.get("error_class"),
         "judge_error": bool(row.get("judge_error")),
+        "judge_limitation": _text(row.get("judge_limitation") or "", 40),
         "tests": [row.get("tests_passed"), row.get("tests_total")],
         "message": _text(row.get("message")), "failing": _first_failing(verdict),
         "fidelity": _num(details.get("fidelity")),
@@ -258,5 +259,6 @@ def site_data(runs: list[ViewRun], *, n_boot: int, seed: int) -> dict[str, Any]:
     """The summary payload (everything but the samples)."""
     return {"runs": [_run_summary(r) for r in runs],
             "comparison": _comparison(runs, _ks(runs), n_boot, seed),
-            "statuses": list(STATUSES), "error_classes": [*ERROR_CLASSES, "judge_error", "unclassified"],
+            "statuses": list(STATUSES), "error_classes": [*ERROR_CLASSES, "judge_limitation", "judge_error",
+                                                          "unclassified"],
             "labels": [r.label for r in runs]}

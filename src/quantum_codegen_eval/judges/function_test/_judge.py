@@ -44,7 +44,14 @@ from typing import Any, ClassVar
 from ...codeblocks import extract_all_blocks
 from ...verdict import TestResult, Verdict
 from .. import _embed
-from ..base import Evidence, judge_error, limit_status, make_verdict, read_result
+from ..base import (
+    Evidence,
+    judge_error,
+    judge_limitation,
+    limit_status,
+    make_verdict,
+    read_result,
+)
 from .jobs import frames, runner, trusted
 
 DEFAULT_TIME_LIMIT = 60.0
@@ -297,9 +304,9 @@ class FunctionTestJudge:
             return make_verdict(self, problem.task_id, "FORMAT", "the completion contains no code",
                                 tests_total=1, details=self._details(problem, _State()))
         if len(code) > MAX_CODE_CHARS:
-            return self._judge_error(problem, _State(), f"the completion's code has {len(code)} "
-                                     f"characters, over the judge's bound of {MAX_CODE_CHARS}; "
-                                     "not run", judge_limit="code_size")
+            return self._judge_limitation(problem, _State(), "code_size",
+                                          f"the completion's code has {len(code)} characters, "
+                                          f"over the judge's bound of {MAX_CODE_CHARS}; not run")
         if self.style == "tests" and not self.tests(problem):
             return self._judge_error(problem, _State(), "the task's test defines no test "
                                      "function to call")
@@ -329,15 +336,16 @@ class FunctionTestJudge:
         """A judge error when another round would pass the judge's bounds (rounds, CPU)."""
         budget = ROUND_BUDGET * self.time_limit
         if st.rounds >= MAX_ROUNDS:
-            why, kind = f"{self._the_test} needs more than {MAX_ROUNDS} rounds of calls", "rounds"
+            why, kind = (f"{self._the_test} needs more than {MAX_ROUNDS} rounds of calls",
+                         "proxy_rounds")
         elif st.cpu >= budget:
             why, kind = (f"round {st.rounds + 1} not started: the sample's jobs used "
                          f"{st.cpu:.1f} CPU s in {st.rounds} rounds, the judge's budget is "
                          f"{budget:g} ({ROUND_BUDGET:g} x the time limit)"), "round_budget"
         else:
             return None
-        return self._judge_error(problem, st, why, proxy_rounds_exceeded=True, judge_limit=kind,
-                                 cpu_seconds=round(st.cpu, 3))
+        return self._judge_limitation(problem, st, kind, why, proxy_rounds_exceeded=True,
+                                      cpu_seconds=round(st.cpu, 3))
 
     def _after_candidate(self, problem: Any, st: _State, r: Any) -> Verdict | None:
         st.rounds += 1
@@ -452,9 +460,10 @@ class FunctionTestJudge:
         call = f"call {i + 1}" if isinstance(i, int) else "the program"
         if reason == "limit":
             what = message if message.startswith("an argument") else f"returned a {message}"
-            return self._judge_error(problem, st, f"{call}: {what}: a limit of the transport, "
-                                     "not counted as the program's error",
-                                     proxy_unsupported=message)
+            return self._judge_limitation(problem, st, "transport",
+                                          f"{call}: {what}: a limit of the transport, not "
+                                          "counted as the program's error",
+                                          proxy_unsupported=message)
         if reason == "unsupported":
             return self._verdict(problem, st, "RE",
                                  f"{call} returned a {message}, which cannot be passed safely to "
@@ -520,6 +529,13 @@ class FunctionTestJudge:
         return make_verdict(self, problem.task_id, status, message, tests=[check],
                             evidence=evidence, details=details,
                             timings={"wall_time": st.wall, "cpu_time": st.cpu})
+
+    def _judge_limitation(self, problem: Any, st: _State, reason: str, message: str,
+                          **extra: Any) -> Verdict:
+        """A judge error of a sample past one of the judge's own bounds (``reason``)."""
+        return judge_limitation(self, problem.task_id, reason, message,
+                                timings={"wall_time": st.wall, "cpu_time": st.cpu},
+                                **self._details(problem, st, **extra))
 
     def _judge_error(self, problem: Any, st: _State, message: str, **extra: Any) -> Verdict:
         details = self._details(problem, st, **extra)

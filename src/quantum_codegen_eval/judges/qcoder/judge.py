@@ -23,6 +23,7 @@ from ..base import (
     Evidence,
     job_hash_seed,
     judge_error,
+    judge_limitation,
     limit_status,
     make_verdict,
     read_result,
@@ -130,12 +131,14 @@ class QCoderJudge:
 
         spec = self.spec(problem)
         if len(completion) > MAX_COMPLETION_CHARS:
-            return judge_error(self, problem.id, f"judge limit: the answer has {len(completion):,} "
-                               f"characters, over the judge's {MAX_COMPLETION_CHARS:,}")
+            return judge_limitation(self, problem.id, "code_size",
+                                    f"judge limit: the answer has {len(completion):,} "
+                                    f"characters, over the judge's {MAX_COMPLETION_CHARS:,}")
         code = extract_code(completion)
         if len(code) > MAX_CODE_CHARS:
-            return judge_error(self, problem.id, f"judge limit: the code has {len(code):,} "
-                               f"characters, over the judge's {MAX_CODE_CHARS:,} (not parsed)")
+            return judge_limitation(self, problem.id, "code_size",
+                                    f"judge limit: the code has {len(code):,} characters, over "
+                                    f"the judge's {MAX_CODE_CHARS:,} (not parsed)")
         if not code.strip():
             return make_verdict(self, problem.id, "FORMAT", "the answer contains no code",
                                 details={"report": _report()})

@@ -35,6 +35,7 @@ from ..base import (
     Evidence,
     job_hash_seed,
     judge_error,
+    judge_limitation,
     limit_status,
     make_verdict,
     parsed_cost,
@@ -496,7 +497,8 @@ class QHackJudge:
         if isinstance(out, list):
             return out
         if isinstance(out, oracle.Limit):
-            return judge_error(self, get(problem, "id"), out.message)
+            return judge_limitation(self, get(problem, "id"), "oracle_rounds", out.message,
+                                    oracle_test=out.test)
         verdict = self._decide_tests(problem, completion, out.results)
         if not isinstance(verdict, Verdict):  # a 2022 script has no trusted check stage
             return judge_error(self, get(problem, "id"), "unexpected stage after the rounds")

@@ -478,7 +478,8 @@
     var box = el("div", "sample");
     var head = el("div", "sample-head", [runTag(ri), " sample " + s.sample + " ", badge(s.status)]);
     if (s.error_class) head.appendChild(el("span", "eclass", s.error_class));
-    if (s.judge_error) head.appendChild(el("span", "warn", "judge error"));
+    if (s.judge_limitation) head.appendChild(el("span", "warn", "judge limitation: " + s.judge_limitation));
+    else if (s.judge_error) head.appendChild(el("span", "warn", "judge error"));
     box.appendChild(head);
     box.appendChild(kv([
       ["tests", s.tests[1] ? s.tests[0] + " of " + s.tests[1] + " passed" : null],
