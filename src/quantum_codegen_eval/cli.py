@@ -79,7 +79,8 @@ def _parser() -> argparse.ArgumentParser:
                    "holding several, or a .tar.gz (default: download at the pinned commit)")
     b.add_argument("--github-url", help="download base for upstream archives (default: "
                    "$QCE_GITHUB_URL or https://codeload.github.com)")
-    b.add_argument("--out", required=True, help="output dataset folder")
+    b.add_argument("--out", help="output dataset folder (default, for a benchmark downloaded at "
+                   "its pinned commit: the cache folder that evaluate, prompts and judge read)")
     b.add_argument("--option", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
                    help="builder-specific options: --option a=1 b=2 (or --option repeated)")
 
@@ -313,6 +314,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
     options = _options(args.option)
     bench = registry().get(name)
+    if args.out is None:
+        return _build_into_cache(name, bench, args, options)
     if bench is not None and from_upstream(bench):  # pinned upstream archives, verified
         summary = build_dataset(bench, args.out, args.source, github_url=args.github_url,
                                 **options)
@@ -322,6 +325,23 @@ def _cmd_build(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         summary = importlib.import_module(builders[name]).build(args.source, args.out, **options)
     print(json.dumps(summary, indent=2, default=str))
+    return EXIT_OK
+
+
+def _build_into_cache(name: str, bench: Any, args: argparse.Namespace,
+                      options: dict[str, Any]) -> int:
+    """``qce build NAME`` without ``--out``: the pinned upstream, built (once) into the cache
+    folder the other commands read by default; its path is printed."""
+    from .datasets_cache import dataset_dir, from_upstream
+
+    if bench is None or not from_upstream(bench) or args.source or options:
+        why = ("--source or --option" if bench is not None and from_upstream(bench)
+               else f"{name} (not downloaded at a pinned commit)")
+        print(f"qce build: --out DIR is required with {why}; without --out only a benchmark's "
+              "pinned upstream is built, into the cache", file=sys.stderr)
+        return EXIT_USAGE
+    path = dataset_dir(bench, github_url=args.github_url)
+    print(json.dumps({"dataset": name, "out": str(path), "cache": True}, indent=2))
     return EXIT_OK
 
 

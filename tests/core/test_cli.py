@@ -48,6 +48,8 @@ def test_evaluate_help_lists_the_benchmarks():
     ["judge", "no_such_benchmark", "P", "f.py"],
     ["judge", "pennysynth", "P", "f.py"],
     ["build", "no_such_dataset", "--out", "x"],
+    ["build", "pennysynth"],  # not a pinned upstream: --out is required
+    ["build", "quantum_katas", "--source", "x"],  # a local copy never goes into the cache
     ["evaluate", "p.jsonl"],  # --benchmark missing (argparse)
     ["no_such_command"],
 ])

@@ -4,6 +4,7 @@ the upstream commit), offline loading, publishing checks, precise errors."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -76,3 +77,24 @@ def test_bad_records_are_named(tmp_path, line, message):
     (tmp_path / builder.FILE).write_text(good + "\n" + line + "\n")
     with pytest.raises(builder.SourceError, match=message.replace("(", r"\(").replace(")", r"\)")):
         _records(tmp_path)
+
+
+def test_build_without_out_fills_the_cache_the_other_commands_read(github_url, tmp_path):
+    """Issue 32's path as written: ``qce build quantum_katas``, then ``qce prompts`` with no data
+    folder reads what it built (no second build, no network: the mirror is gone by then)."""
+    env = {**os.environ, "QCE_CACHE": str(tmp_path / "cache")}
+    qce = [sys.executable, "-m", "quantum_codegen_eval"]
+    built = subprocess.run([*qce, "build", "quantum_katas", "--github-url", github_url],
+                           capture_output=True, text=True, env=env, timeout=600)
+    assert built.returncode == 0, built.stderr
+    out = json.loads(built.stdout)
+    assert out["cache"] is True and str(tmp_path / "cache") in out["out"]
+    assert datasets.load_dataset(out["out"], split="test").num_rows == 350
+    again = subprocess.run([*qce, "build", "quantum_katas", "--github-url", "file:///nonexistent"],
+                           capture_output=True, text=True, env=env, timeout=600)
+    assert again.returncode == 0 and json.loads(again.stdout)["out"] == out["out"], again.stderr
+    prompts = subprocess.run([*qce, "prompts", "quantum_katas", "--out", "-"], capture_output=True,
+                             text=True, env={**env, "QCE_GITHUB_URL": "file:///nonexistent"},
+                             timeout=600)
+    assert prompts.returncode == 0, prompts.stderr
+    assert len(prompts.stdout.splitlines()) == 350
