@@ -147,6 +147,7 @@ def test_runs_of_the_plugin_are_compared_and_published(site, tmp_path):
     assert list((tmp_path / "pub").rglob("details_throwaway_all*"))
 
 
+@pytest.mark.slow  # a nested pytest run of three test files (about 20 s)
 def test_the_repositorys_registry_derived_tests_take_it_in(site):
     """The tests that cover every benchmark or judge read the registry: with the plugin on the
     path they cover it too (and still pass)."""
