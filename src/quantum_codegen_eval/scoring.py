@@ -304,7 +304,7 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
     unreadable lines) are listed but not counted in pass@k.
     """
     from .report import Report
-    from .verdict import ERROR_CLASSES, JUDGE_LIMITATIONS, STATUSES
+    from .verdict import ERROR_BUCKETS, JUDGE_LIMITATIONS, STATUSES, error_bucket
 
     per_sample: list[dict[str, Any]] = []
     by_problem: dict[str, list[Any]] = {}
@@ -378,18 +378,15 @@ def summarise(*, bench: Any, config: str | None, samples: list[Sample], verdicts
             summary["unrunnable"] = sorted(unrunnable)
             summary["pass@k_runnable"] = _pass_at_k_table(
                 [r for r in per_problem if r["problem_id"] not in unrunnable], k)
-        if any(v.judge_limitation for vs in by_problem.values() for v in vs):
+        if limited:
             # also without the samples the judge deliberately cannot judge
             summary["pass@k_without_judge_limitations"] = _pass_at_k_table(
                 _without_judge_limitations(per_problem, by_problem), k)
     if "errors" in metrics:
         failed = [r for r in per_sample if r["status"] != "AC" or r["judge_error"]]
-        counts = Counter("judge_limitation" if r["judge_limitation"] else
-                         "judge_error" if r["judge_error"] else (r["error_class"] or "unclassified")
+        counts = Counter(error_bucket(r["error_class"], r["judge_error"], r["judge_limitation"])
                          for r in failed)
-        summary["errors"] = {c: counts[c] for c in (*ERROR_CLASSES, "judge_limitation",
-                                                    "judge_error", "unclassified")
-                             if counts.get(c)}
+        summary["errors"] = {c: counts[c] for c in ERROR_BUCKETS if counts.get(c)}
         summary["errors_total"] = len(failed)
     if any("fidelity" in r for r in per_problem):
         summary["fidelity"] = _fidelity_table(per_problem, "group")

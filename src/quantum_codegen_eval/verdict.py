@@ -25,6 +25,20 @@ STATUSES = ("AC", "WA", "RE", "TLE", "MLE", "DLE", "UGE", "UME", "FORMAT", "QLE"
 #: every resource limit: time and memory).
 ERROR_CLASSES = ("formatting", "hallucination", "api_misuse", "reasoning", "timeout")
 
+#: what a failed sample is counted under in an error distribution: its error class, or a bucket
+#: of its own for a judge limitation, another judge error, a failure without a class
+ERROR_BUCKETS = (*ERROR_CLASSES, "judge_limitation", "judge_error", "unclassified")
+
+
+def error_bucket(error_class: str | None, judge_error: bool, judge_limitation: str) -> str:
+    """The :data:`ERROR_BUCKETS` entry of a failed sample (a verdict's or a report row's
+    ``error_class``, ``judge_error`` and ``judge_limitation``)."""
+    if judge_limitation:
+        return "judge_limitation"
+    if judge_error:
+        return "judge_error"
+    return error_class or "unclassified"
+
 #: status -> error class, for every status whose class does not depend on the exception
 STATUS_CLASSES: dict[str, str | None] = {
     "AC": None, "WA": "reasoning", "DLE": "reasoning", "QLE": "reasoning", "UGE": "api_misuse",

@@ -40,6 +40,9 @@ LEN = humaneval_task("len", 'def pair():\n    """Two numbers."""',
 SETUP = humaneval_task("setup", 'def one():\n    """One."""',
                        "import qce_module_missing_here\n\ndef check(candidate):\n    assert candidate() == 1\n",
                        "one")
+SETUP_MEMORY = humaneval_task("setupmemory", 'def one():\n    """One."""',
+                              "_table = bytearray(1 << 46)\n\ndef check(candidate):\n"
+                              "    assert candidate() == 1\n", "one")
 CHECK_IMPORT = humaneval_task("checkimport", 'def one():\n    """One."""',
                               "def check(candidate):\n    assert candidate() == 1\n"
                               "    import qce_module_missing_here\n", "one")
@@ -60,6 +63,10 @@ BLAME = [
     ("the program's own assertion", LEN, "\n    assert False, 'no'\n",
      "WA", "reasoning", "candidate", "AssertionError"),
     ("the test's module cannot be imported here", SETUP, "\n    return 1\n",
+     "RE", None, "setup", "cannot run here"),
+    # the test's top level reads no result of the program: its MemoryError is the
+    # environment's, not the program's MLE
+    ("the test's top level runs out of memory", SETUP_MEMORY, "\n    return 1\n",
      "RE", None, "setup", "cannot run here"),
     ("check() imports what is not installed", CHECK_IMPORT, "\n    return 1\n",
      "RE", None, "check", "cannot run here"),

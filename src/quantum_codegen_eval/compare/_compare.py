@@ -18,7 +18,7 @@ from ..metrics.paired import holm, paired_difference
 from ..metrics.passk import pass_at_k_ci, pass_at_k_per_problem
 from ..provenance import signature_differences
 from ..report import inline, strict_json
-from ..verdict import ERROR_CLASSES, STATUSES
+from ..verdict import ERROR_BUCKETS, ERROR_CLASSES, STATUSES
 from ._fidelity import fidelity_tables
 from ._human import HumanRow, human_rates
 from ._retrieval import retrieval_tables
@@ -337,8 +337,7 @@ def _similarity_table(runs: list[Run]) -> Table | None:
 
 
 def _errors_table(runs: list[Run]) -> Table:
-    classes = [c for c in (*ERROR_CLASSES, "judge_limitation", "judge_error", "unclassified")
-               if c in ERROR_CLASSES or any(r.errors.get(c) for r in runs)]
+    classes = [c for c in ERROR_BUCKETS if c in ERROR_CLASSES or any(r.errors.get(c) for r in runs)]
     rows = [[r.label, r.errors_total, *((r.errors.get(c, 0) / r.errors_total) if r.errors_total
                                           else None for c in classes)] for r in runs]
     notes = ["Share (%) of each run's failed samples (any verdict other than AC, and judge "

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..provenance import Provenance, ProvenanceError
-from ..verdict import ERROR_CLASSES, STATUSES, Verdict, with_error_class
+from ..verdict import ERROR_BUCKETS, STATUSES, Verdict, error_bucket, with_error_class
 
 #: the similarity columns read from a report (Table III of the PennySynth paper, and ROUGE-L)
 SIMILARITY_KEYS = ("codebleu", "ngram_match", "weighted_ngram_match", "syntax_match",
@@ -151,11 +151,8 @@ def _from_store(path: Path, label: str, groups: dict[str, str] | None) -> Run:
         {st: c for st in STATUSES if (c := sum(v.status == st for v in vs))})
         for pid, vs in sorted(verdicts.items())}
     failed = [v for vs in verdicts.values() for v in vs if not v.passed or v.judge_error]
-    counts = Counter("judge_limitation" if v.judge_limitation else "judge_error" if v.judge_error
-                     else (v.error_class or "unclassified")
-                     for v in failed)
-    errors = {c: counts[c] for c in (*ERROR_CLASSES, "judge_limitation", "judge_error", "unclassified")
-              if counts.get(c)}
+    counts = Counter(error_bucket(v.error_class, v.judge_error, v.judge_limitation) for v in failed)
+    errors = {c: counts[c] for c in ERROR_BUCKETS if counts.get(c)}
     sidecar = path.with_name(path.name + ".provenance.json")
     data: Any = None
     if sidecar.is_file():

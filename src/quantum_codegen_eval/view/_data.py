@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..compare import Comparison, NotComparable, Run, compare, load_run
-from ..verdict import ERROR_CLASSES, STATUSES
+from ..verdict import ERROR_BUCKETS, STATUSES
 
 #: characters of a judge's message or a test's expected / got value a page shows
 MAX_MESSAGE_CHARS = 4000
@@ -259,6 +259,5 @@ def site_data(runs: list[ViewRun], *, n_boot: int, seed: int) -> dict[str, Any]:
     """The summary payload (everything but the samples)."""
     return {"runs": [_run_summary(r) for r in runs],
             "comparison": _comparison(runs, _ks(runs), n_boot, seed),
-            "statuses": list(STATUSES), "error_classes": [*ERROR_CLASSES, "judge_limitation", "judge_error",
-                                                          "unclassified"],
+            "statuses": list(STATUSES), "error_classes": list(ERROR_BUCKETS),
             "labels": [r.label for r in runs]}

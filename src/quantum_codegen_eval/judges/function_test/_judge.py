@@ -433,7 +433,10 @@ class FunctionTestJudge:
         if result == "fail":
             exc, origin = str(out.get("type")), out.get("origin")
             text = f"{exc}: {out.get('message', '')}"
-            if limit_status("error", memory_error=out.get("memory") is True) == "MLE":
+            # the program's call or the test on its results ran out of memory (the test's top
+            # level, which reads no result, stays the environment's: a judge error below)
+            if origin in ("candidate", "check") and limit_status(
+                    "error", memory_error=out.get("memory") is True) == "MLE":
                 where = "the program's function" if origin == "candidate" else self._the_test
                 return self._verdict(problem, st, "MLE", f"{where} ran out of memory: {text}",
                                      exception_origin=origin)

@@ -134,10 +134,10 @@ def _exception(info):
     if exc is None:
         exc = CandidateError(f"{name}: {message}")
     exc._qce_candidate = name
-    # where the program says it was raised: its claim, weighed with what this job checks itself
     # the program's call ran out of memory (a MemoryError in its exception's chain): data
     # that can only turn its own RE into MLE
     exc._qce_memory = info.get("memory") is True
+    # where the program says it was raised: its claim, weighed with what this job checks itself
     exc._qce_raised = {"module": str(info.get("module", ""))[:200],
                        "site": str(info.get("site", ""))[:200]}
     return exc
