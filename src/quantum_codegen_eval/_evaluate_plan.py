@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .judges.base import program_key
+from .judges.base import code_of, program_key
 from .predictions import Sample
 from .verdict import Verdict, with_error_class
 
@@ -106,6 +106,9 @@ class Plan:
     samples: list[Sample]
     #: sample key -> its program, for the samples whose copies may share a verdict
     programs: dict[str, Program]
+    #: sample key -> the code the judge is given (``judges.base.code_of``: the benchmark's
+    #: extraction rule, once per sample; a verdict when the completion is not read)
+    codes: dict[str, str | None | Verdict] = field(default_factory=dict)
     judge_copies: bool = False
     store: ResultStore | None = None
     bar: Progress = field(default_factory=lambda: Progress(0, False))
@@ -170,16 +173,25 @@ class Plan:
         _stop(sandbox, self.store, self.bar)
 
 
-def program_keys(samples: list[Sample], problems: dict[str, Any], judge: Any
-                 ) -> dict[str, Program]:
+def sample_codes(samples: list[Sample], problems: dict[str, Any], judge: Any
+                 ) -> dict[str, str | None | Verdict]:
+    """sample key -> the code ``judge`` is given (:func:`.judges.base.code_of`), for the
+    samples of a known problem."""
+    return {s.key: code_of(judge, s.completion, s.problem_id) for s in samples
+            if not s.format_error and s.problem_id in problems}
+
+
+def program_keys(samples: list[Sample], problems: dict[str, Any], judge: Any,
+                 codes: dict[str, str | None | Verdict]) -> dict[str, Program]:
     """sample key -> (problem id, program key) for the samples a copy of which may share a
-    verdict (a known problem, a deterministic judge)."""
+    verdict (a known problem, a deterministic judge; ``codes``: :func:`sample_codes`)."""
     out: dict[str, Program] = {}
     for s in samples:
-        if s.format_error or s.problem_id not in problems:
+        code = codes.get(s.key)
+        if s.key not in codes or isinstance(code, Verdict):
             continue
         try:
-            key = program_key(judge, s.completion, problems[s.problem_id])
+            key = program_key(judge, code, problems[s.problem_id])
         except Exception:  # noqa: BLE001 - judged on its own; the judge will say what is wrong
             key = None
         if key is not None:

@@ -32,6 +32,7 @@ from ._evaluate_plan import (
     Progress,
     completion_hash,
     program_keys,
+    sample_codes,
     status_line,
     stored_program,
     stored_programs,
@@ -155,6 +156,8 @@ def evaluate(
         config = bench.check_judged_config(config)
     if judge is None:
         judge = bench.make_judge(**(judge_options or {}))
+    elif getattr(judge, "extract", None) is None:  # a judge made directly: this benchmark's rule
+        judge.extract = bench.extract
     samples, missing = read_samples(predictions, input_format)
     given_problems = problems is not None
     if problems is None:
@@ -238,8 +241,9 @@ def plan_samples(samples: list[Sample], bench: Benchmark, config: str | None, ju
                                                            if s.key not in done) if pid in problems])
         except Exception:  # noqa: BLE001 - each sample's planning meets it and reports it
             pass
-    run = Plan(bench, config, judge, problems, samples, program_keys(samples, problems, judge),
-               judge_copies, store)
+    codes = sample_codes(samples, problems, judge)
+    run = Plan(bench, config, judge, problems, samples,
+               program_keys(samples, problems, judge, codes), codes, judge_copies, store)
     by_program = stored_programs(done.values(), bench.name, config)
     run.bar = Progress(len(samples), progress)
     try:
@@ -270,8 +274,9 @@ def plan_samples(samples: list[Sample], bench: Benchmark, config: str | None, ju
                     f"{sample.source}: unknown problem id {sample.problem_id!r} for {bench.name}"
                     + (f" config {config!r}" if config else ""))
             else:
-                jobs = plan(judge, problems[sample.problem_id], sample.completion,
-                            sample.problem_id)
+                code = codes[key]
+                jobs = code if isinstance(code, Verdict) else plan(
+                    judge, problems[sample.problem_id], code, sample.problem_id)
                 if not isinstance(jobs, Verdict):
                     run.jobs[key] = (sample, list(jobs))
                     if group is not None:
@@ -356,7 +361,7 @@ def _run_planned(run: Plan, sandbox: Any, slots: Any = None) -> None:
         run.bar.update(1 + len(copies))
 
     drive_stages(run.judge, {key: Planned(run.problems[sample.problem_id], sample.problem_id,
-                                          sample.completion, jobs)
+                                          run.codes[key], jobs)
                              for key, (sample, jobs) in run.jobs.items()},
                  sandbox, finish, slots=slots, tick=run.bar.refresh)
 

@@ -9,7 +9,7 @@ import pytest
 from quantum_codegen_eval import evaluate
 from quantum_codegen_eval.benchmarks import sample
 from quantum_codegen_eval.execution import Sandbox
-from quantum_codegen_eval.judges.base import program_key
+from quantum_codegen_eval.judges.base import code_of, program_key
 
 GOOD = ("def bell_circuit():\n    qc = QuantumCircuit(2)\n    qc.h(0)\n    qc.cx(0, 1)\n"
         "    return qc\n")
@@ -102,10 +102,13 @@ def test_the_key_is_what_the_judge_reads():
     different program; prose around the blocks is not."""
     judge = sample.BENCHMARK.make_judge()
     rec = sample.problems("qiskit")[BELL]
-    one = program_key(judge, fenced(GOOD), rec)
-    assert one == program_key(judge, "Answer:\n" + fenced(GOOD) + "\nDone.", rec)
-    assert one != program_key(judge, fenced("import math\n") + fenced(GOOD), rec)
-    assert one != program_key(judge, fenced(GOOD.replace("qc.h(0)", "qc.h(0) ")), rec)
+    def key(completion):
+        return program_key(judge, code_of(judge, completion), rec)
+
+    one = key(fenced(GOOD))
+    assert one == key("Answer:\n" + fenced(GOOD) + "\nDone.")
+    assert one != key(fenced("import math\n") + fenced(GOOD))
+    assert one != key(fenced(GOOD.replace("qc.h(0)", "qc.h(0) ")))
 
 
 def test_resume_reuses_a_stored_verdict_of_the_same_program(sandbox, tmp_path):
@@ -129,6 +132,6 @@ def test_a_check_drawing_afresh_each_judging_judges_every_copy():
     from quantum_codegen_eval.benchmarks import qhack
 
     judge = qhack.make_judge()
-    code = fenced("def f():\n    return 1\n")
+    code = "def f():\n    return 1\n"
     assert program_key(judge, code, {"id": "2023/office_hijinks_300"}) is None
     assert program_key(judge, code, {"id": "2023/office_hijinks_200"}) is not None

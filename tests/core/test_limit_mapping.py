@@ -67,3 +67,21 @@ def _own_mappings_at(path: Path, root: Path) -> list[str]:
         return _own_mappings(path)
     finally:
         JUDGES = saved
+
+
+def test_the_wall_clock_factor_is_defined_once():
+    """Every judge's wall-clock backstop is ``judges.base.wall_limit`` of its CPU limit: no
+    other judge module defines a factor of its own."""
+    from quantum_codegen_eval.judges.base import WALL_FACTOR, wall_limit
+
+    own = []
+    for path in JUDGES.rglob("*.py"):
+        if path.name == "base.py" and path.parent == JUDGES:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            if any("WALL" in n and "FACTOR" in n for n in names):
+                own.append(f"{path.relative_to(JUDGES)}:{node.lineno}")
+    assert own == []
+    assert wall_limit(10.0) == 10.0 * WALL_FACTOR and wall_limit(1.0, 30.0) == WALL_FACTOR + 30.0

@@ -29,7 +29,8 @@ def test_program_layouts():
     prog = build_program(NORMAL, BODY)
     assert prog.startswith(PROMPT) and prog.rstrip().endswith("check(bell)")
     assert build_program(NORMAL, BODY.lstrip("\n")).count("def bell") == 1  # body without newline
-    fenced = build_program(NORMAL, f"Sure:\n```python\n{FULL}```\nHope it helps.")
+    fenced = qhe.candidate_code(NORMAL, qhe.BENCHMARK.extract(
+        f"Sure:\n```python\n{FULL}```\nHope it helps."))
     assert fenced.count("def bell") == 2 and "Hope it helps" not in fenced
     hard = build_program(HARD, FULL)
     assert hard.startswith(FULL) and hard.count("check(bell)") == 1

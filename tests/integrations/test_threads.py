@@ -44,7 +44,9 @@ def _probe(judge):
             finally:
                 leave()
 
-    return Probe(**{f.name: getattr(judge, f.name) for f in fields(judge)}), most
+    probe = Probe(**{f.name: getattr(judge, f.name) for f in fields(judge)})
+    probe.extract = judge.extract  # the benchmark's rule, as make_judge hands it over
+    return probe, most
 
 
 def test_threads_judge_as_one_thread_and_never_inside_a_judge_together(sandbox):

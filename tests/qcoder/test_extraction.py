@@ -7,6 +7,7 @@ import pytest
 
 from quantum_codegen_eval.benchmarks.qcoder import BENCHMARK
 from quantum_codegen_eval.execution import Job
+from quantum_codegen_eval.judges.base import code_of
 from quantum_codegen_eval.judges.qcoder import QCoderJudge
 
 pytestmark = pytest.mark.upstream
@@ -30,7 +31,7 @@ COMPLETIONS = {
 
 
 def _judged_code(judge: QCoderJudge, rec, completion: str) -> str | None:
-    planned = judge.jobs(rec, completion)
+    planned = judge.jobs(rec, code_of(judge, completion))
     if not isinstance(planned, list):  # decided before running: FORMAT (no code)
         assert planned.status == "FORMAT", planned.message
         return None
@@ -43,7 +44,7 @@ def _judged_code(judge: QCoderJudge, rec, completion: str) -> str | None:
 def test_judge_and_metrics_see_the_same_code(qcoder_records, name):
     rec = qcoder_records["QPC001_A1"]
     completion = COMPLETIONS[name]
-    judged = _judged_code(QCoderJudge(), rec, completion)
+    judged = _judged_code(BENCHMARK.make_judge(), rec, completion)
     scored = BENCHMARK.candidate_code(rec, completion)
     assert judged == (scored or None), name
     if name in ("only-other-language", "empty"):

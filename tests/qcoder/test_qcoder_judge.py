@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from quantum_codegen_eval.benchmarks.qcoder import make_judge
 from quantum_codegen_eval.judges.qcoder import QCoderJudge, static_imports
 from quantum_codegen_eval.judges.qcoder.specs import get_spec
 
@@ -44,7 +45,7 @@ CASES = [  # (problem, completion, expected status, check on the verdict)
 
 @pytest.fixture(scope="module")
 def verdicts(qsandbox, qcoder_records, judge_many):
-    judge = QCoderJudge()
+    judge = make_judge()  # with the benchmark's extraction rule
     return judge_many(qsandbox, judge, [(qcoder_records[p], c) for p, c, _, _ in CASES])
 
 

@@ -1,4 +1,4 @@
-"""A hidden oracle can only be queried, never read.
+"""Hidden oracles, judged as the contests' own loops judge them.
 
 Challenges whose solution is handed an oracle built from hidden data: ``2024/ruins_oasis`` (the
 program's circuit gets an opaque placeholder; the trusted job substitutes the harness's 100
@@ -9,15 +9,21 @@ the four 2022 scripts listed in docs/benchmarks/qhack.md (*Hidden oracles*: quer
 test_oracle_queries.py).
 
 ``lazy_workers_terminal``: the official ``run()`` builds the oracle from the test's workers and
-calls ``circuit(oracle)`` in the program's process, where the oracle's closure (and ``run()``'s
-frame) hold the workers: a circuit that read them and set two workers' bits got ``AC`` without a
-query. Now the program's job never calls ``run()`` and never gets the input; its circuit is
-emitted with the placeholder and the official ``run()`` and ``check()`` run in the trusted job.
+calls ``circuit(oracle)`` in the program's process. A circuit that reads the workers out of the
+oracle (its decomposition, ``run()``'s frame) and sets two workers' bits is accepted by the
+contest's own loop, so it is ``AC`` here too (the recorded replay: the program's job runs the
+official ``run()`` with the real oracle behind a recording proxy, the trusted job replays the
+recorded circuit with the harness's oracle of the same test); the record's ``weak_check`` says
+so. From 2026-12-04 to 2026-12-06 the program's job got only a placeholder, and such programs
+were ``WA`` where the contest accepted them (the 2024 FemtoForest_500 disagreement). Every
+program here is judged and run through the contest's loop in the era interpreter, and the two
+verdicts must agree.
 """
 
 from __future__ import annotations
 
 import pytest
+from qhack_official import official_loop
 
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.judges.base import judge_many
@@ -62,6 +68,22 @@ def circuit(oracle):
         qml.PauliX(wires=w)
 '''
 
+#: reads the workers from the matrix in the oracle's decomposition
+READS_DECOMPOSITION = '''
+import itertools
+import pennylane as qml
+
+
+def circuit(oracle):
+    op = oracle(wires=range(9))
+    matrix = qml.matrix(op.decomposition()[1].base)
+    for a, b in itertools.combinations(range(8), 2):
+        if matrix[(1 << (7 - a)) | (1 << (7 - b)), (1 << (7 - a)) | (1 << (7 - b))] == -1:
+            qml.PauliX(wires=a)
+            qml.PauliX(wires=b)
+            return
+'''
+
 #: honest: sets workers 0 and 1 (right for the tests whose non-lazy workers include both) and
 #: queries the oracle with its control in |->, which only adds phases
 FIXED_STATE_WITH_QUERY = '''
@@ -99,6 +121,7 @@ CASES = {
     "lazy_reads": ("2024/lazy_workers_terminal", READS_CLOSURE_AND_FRAMES),
     "lazy_remembers": ("2024/lazy_workers_terminal", REMEMBERS_FIRST_CALL),
     "lazy_honest": ("2024/lazy_workers_terminal", FIXED_STATE_WITH_QUERY),
+    "lazy_decomposition": ("2024/lazy_workers_terminal", READS_DECOMPOSITION),
     "ruins_matrix": ("2024/ruins_oasis", RUINS_READS_MATRIX),
 }
 
@@ -111,12 +134,25 @@ def verdicts(qhack_problems, sandbox):
     return dict(zip(names, out, strict=True))
 
 
-@pytest.mark.parametrize("name", ["lazy_reads", "lazy_remembers"])
-def test_reading_the_lazy_workers_oracle_gains_nothing(name, verdicts):
+#: what the contest's loop says of each lazy_workers program (checked against it below)
+CONTEST = {"lazy_reads": "AC", "lazy_decomposition": "AC", "lazy_remembers": "WA",
+           "lazy_honest": "WA"}
+
+
+@pytest.mark.parametrize("name", sorted(CONTEST))
+def test_lazy_workers_verdict_is_the_contests(name, verdicts):
     v = verdicts[name]
-    assert v.status == "WA" and v.tests_passed == 0, (v.status, v.message)
-    assert "probability success" in v.message
+    assert v.status == CONTEST[name], (v.status, v.message)
     assert v.details["check_trust"] == "circuit"
+
+
+@pytest.mark.era
+@pytest.mark.parametrize("name", sorted(CONTEST))
+def test_the_contests_loop_says_so(name, qhack_problems, tmp_path):
+    run = official_loop(name, qhack_problems[CASES[name][0]], CASES[name][1], tmp_path / name)
+    if run.failure and run.failure.startswith("skip:"):
+        pytest.skip(run.failure)
+    assert (run.failure is None) == (CONTEST[name] == "AC"), run.failure
 
 
 def test_a_query_reaches_the_real_oracle(verdicts):

@@ -5,7 +5,7 @@ Each program below (our own code, no upstream code in it) is checked twice:
 * the *upstream way*: pasted into the challenge's whole template (the editable functions replaced,
   the program's imports and helpers added after the template's imports, notebook leftovers kept)
   and run as the contest ran it in the era interpreter: 2022 scripts once per public test with
-  ``N.in`` on stdin, the last printed line compared with ``N.ans`` under the PDF's tolerance;
+  ``N.in`` on stdin, everything printed compared with ``N.ans`` under the PDF's tolerance;
   notebooks through their own test loop, which must print ``Correct!`` for every public test;
 * by our judge (``env="era"``), given the program as a model (or a person) would hand it in.
 

@@ -124,7 +124,10 @@ def test_official_definitions_come_after_the_solution():
 
 
 def test_compare_script_rules():
-    assert compare_script("debug\n1,1,0\n", "1,1,0", {"func": "tokens", "rel": None}) == (True, "")
+    assert compare_script("1,1,0\n", "1,1,0", {"func": "tokens", "rel": None}) == (True, "")
+    # the statements: "Do not add any print statements ... this will cause your submission to fail"
+    assert compare_script("debug\n1,1,0\n", "1,1,0", {"func": "tokens", "rel": None}) == (
+        False, "expected 3 value(s), got 4")
     assert not compare_script("1.0001", "1", {"func": "tokens", "rel": None})[0]
     assert compare_script("0.85356", "0.85355", {"func": "tokens", "rel": 1e-4})[0]
     assert not compare_script("0.86", "0.85355", {"func": "tokens", "rel": 1e-4})[0]
@@ -133,7 +136,8 @@ def test_compare_script_rules():
     assert not compare_script("constant", "balanced", {"func": "tokens", "rel": None})[0]
     rule = {"func": "accuracy", "min": 0.9}
     assert compare_script(",".join(["1"] * 19 + ["-1"]), ",".join(["1"] * 20), rule)[0]
-    assert not compare_script(",".join(["1"] * 18 + ["-1"] * 2), ",".join(["1"] * 20), rule)[0]
+    assert compare_script(",".join(["1"] * 18 + ["-1"] * 2), ",".join(["1"] * 20), rule)[0]  # >=
+    assert not compare_script(",".join(["1"] * 17 + ["-1"] * 3), ",".join(["1"] * 20), rule)[0]
 
 
 def test_validate_rejects_outputs_of_the_wrong_type_or_shape():

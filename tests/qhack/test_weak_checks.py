@@ -52,7 +52,7 @@ def test_weak_checks_are_recorded(qhack_problems):
     assert weak >= {"2023/office_hijinks_100", "2023/fall_of_sqynet_500",
                     "2024/to_view_or_not_to_view",
                     "2022/algorithms_500_DeutschJozsaStrikesAgain_template",
-                    "2022/qml_300_IsingOnTheCake_template",
+                    "2022/qml_300_IsingOnTheCake_template", "2024/lazy_workers_terminal",
                     # judged AC in test_attacks_and_unusual_styles.py (one batch with the other red-team programs)
                     "2024/GHZ_inn", "2024/market_quantum_trinkets", "2023/fall_of_sqynet_400"}
     for pid in weak:
@@ -71,7 +71,7 @@ def judge():
 def test_weak_checks_accept_wrong_programs(judge, qhack_problems, sandbox):
     ids = ["2023/office_hijinks_100", "2023/fall_of_sqynet_500", "2024/to_view_or_not_to_view",
            "2022/algorithms_500_DeutschJozsaStrikesAgain_template",
-           "2022/qml_300_IsingOnTheCake_template"]
+           "2022/qml_300_IsingOnTheCake_template", "2024/lazy_workers_terminal"]
     recs = [qhack_problems[i] for i in ids]
     # the same programs on one more input each, with the statement's answer
     extra = {
@@ -100,6 +100,9 @@ def test_weak_checks_accept_wrong_programs(judge, qhack_problems, sandbox):
     values = [v.strip() for v in ising["input"].split(",")]
     ncol = len(values) // 250
     assert ising["expected"].strip().split(",") == values[ncol - 1::ncol]
+    # lazy_workers_terminal: the accepted circuit reads the workers out of the oracle's matrix
+    # instead of searching with it (tests/qhack/test_hidden_oracles.py: the contest accepts it)
+    assert "qml.matrix(op.decomposition()" in _wrong("2024/lazy_workers_terminal")
     # to_view_or_not_to_view: the accepted circuit uses a gate the statement forbids
     assert "qml.CNOT" in _wrong("2024/to_view_or_not_to_view")
     assert "You may only use the Pauli X" in qhack_problems["2024/to_view_or_not_to_view"].statement

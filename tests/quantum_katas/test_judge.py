@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from quantum_codegen_eval.benchmarks.quantum_katas import Task, category
+from quantum_codegen_eval.benchmarks.quantum_katas import Task, category, make_judge
 from quantum_codegen_eval.judges import FunctionTestJudge
 from quantum_codegen_eval.judges.base import judge_many
 from quantum_codegen_eval.judges.quantum_katas import (
@@ -132,7 +132,7 @@ def test_verdicts(name, task, completion, status, judged):
 
 @pytest.fixture(scope="module")
 def judged(sandbox):
-    judge = QuantumKatasJudge(time_limit=10.0)
+    judge = make_judge(time_limit=10.0)  # with the benchmark's extraction rule
     got = judge_many(judge, [(t, c) for _, t, c, _ in CASES], sandbox)
     return {name: v for (name, *_), v in zip(CASES, got, strict=True)}
 

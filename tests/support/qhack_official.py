@@ -3,7 +3,8 @@
 ``whole_template`` pastes a program into its challenge's whole template (built from the record
 at run time: the templates may not be copied into this repository); ``official_loop`` runs that
 in the era interpreter as the contest did (2022 scripts once per public test with ``N.in`` on
-stdin, the last printed line compared with ``N.ans``; notebooks through their own test loop,
+stdin, everything printed compared with ``N.ans``: "Do not add any print statements to your
+solution, as this will cause your submission to fail"; notebooks through their own test loop,
 which must print ``Correct!`` per test) and measures its CPU seconds.
 """
 
@@ -103,13 +104,13 @@ def _token_ok(a: str, b: str, rel: float | None) -> bool:
 def _script_line_ok(got: str, want: str, rel: float | None,
                     min_accuracy: float | None = None) -> bool:
     """Token for token; with ``min_accuracy`` (the PDF's "Tolerance: >= 90 %" of a classifier)
-    more than that fraction of the tokens must match."""
+    at least that fraction of the tokens must match."""
     g, w = _tokens(got), _tokens(want)
     if len(g) != len(w):
         return False
     ok = [_token_ok(a, b, rel) for a, b in zip(g, w, strict=True)]
     if min_accuracy is not None:
-        return bool(w) and sum(ok) / len(w) > min_accuracy
+        return bool(w) and sum(ok) * 1000 >= round(min_accuracy * 1000) * len(w)
     return all(ok)
 
 
@@ -151,13 +152,12 @@ def official_loop(name: str, record, code: str, workdir: Path, timeout: float = 
         for t in record.tests:
             p = subprocess.run([python, str(prog)], input=t["input"], capture_output=True,
                                text=True, timeout=timeout, cwd=workdir)
-            printed = [ln for ln in p.stdout.splitlines() if ln.strip()]
             if p.returncode != 0:
                 return OfficialRun(f"{name} test {t['name']}: exit {p.returncode}: "
                                    f"{p.stderr[-2000:]}", _children_cpu() - before)
-            if not printed or not _script_line_ok(printed[-1], t["expected"], rel,
-                                                      min_accuracy):
-                return OfficialRun(f"{name} test {t['name']}: printed {printed[-1:]}, "
+            if not p.stdout.strip() or not _script_line_ok(p.stdout, t["expected"], rel,
+                                                           min_accuracy):
+                return OfficialRun(f"{name} test {t['name']}: printed {p.stdout[-300:]!r}, "
                                    f"want {t['expected']!r}", _children_cpu() - before)
         return OfficialRun(None, _children_cpu() - before, _marked(workdir))
     p = subprocess.run([python, str(prog)], capture_output=True, text=True, timeout=timeout,

@@ -97,7 +97,8 @@ class Benchmark:
     reference_kind: Callable[[Any], str]  #: record -> e.g. "template", "reference solution"
     extract: Callable[[str], str | None]  #: completion -> code (``None``: no code)
     judge: Callable[..., Any] | None  #: ``judge(**options)`` -> a Judge, or None
-    candidate: Callable[[Any, str], str | None] | None = None  #: record, completion -> code
+    #: record, extracted code -> the program text metrics compare (the judge's assembly)
+    candidate: Callable[[Any, str], str | None] | None = None
     feedback: FeedbackWording = field(default_factory=FeedbackWording)
     builder: str | None = None  #: module whose ``build(source, out, **options)`` writes the data
     environments: tuple[str, ...] = ()  #: era environments its judge may run in
@@ -129,17 +130,23 @@ class Benchmark:
         return cfg
 
     def candidate_code(self, record: Any, completion: str) -> str | None:
-        """The program text metrics compare with the reference (the judge's assembly where the
-        benchmark has one, else the extracted code)."""
+        """The program text metrics compare with the reference: the code :attr:`extract` takes
+        from ``completion``, assembled by :attr:`candidate` where the benchmark has one."""
+        code = self.extract(completion)
         if self.candidate is not None and record is not None:
-            return self.candidate(record, completion)
-        return self.extract(completion)
+            return self.candidate(record, code or "")
+        return code
 
     def make_judge(self, **options: Any) -> Any:
+        """``judge(**options)``, handed this benchmark's extraction rule as its ``extract``: the
+        stage driver gives the judge the code that rule takes from each completion
+        (``judges.base.code_of``); the judge itself never extracts."""
         if self.judge is None:
             raise NoJudge(f"{self.name} has no judge (its records carry no tests), so it cannot "
                           "be judged; its records serve as references for CodeBLEU / ROUGE-L")
-        return self.judge(**options)
+        judge = self.judge(**options)
+        judge.extract = self.extract
+        return judge
 
 
 def _modules() -> list[str]:

@@ -90,7 +90,7 @@ def get_problem(problem_id: str, *, data_dir: Any = None) -> QCoderProblem:
     return recs[problem_id]
 
 
-def make_judge(**options: Any):
+def _judge(**options: Any):
     """The QCoder judge (options: ``timeout``, ``memory_mb``, ``seed``, ``first_failure``,
     ``check_timeout``, ``check_memory_mb`` -- the limits of the trusted check stage; ``secret``
     -- mixed into the hidden test values, random by default: fix it to repeat a run exactly)."""
@@ -147,10 +147,9 @@ def features(config: str):
 
 
 def judged_code(completion: str) -> str:
-    """The code the judge judges in ``completion`` (the builder records it for submissions)."""
-    from ..judges.qcoder import extract_code
-
-    return extract_code(completion)
+    """The code the judge judges in ``completion``: the benchmark's extraction rule (the
+    builder records it for submissions; no code: ``""``)."""
+    return BENCHMARK.extract(completion) or ""
 
 
 def _declare():
@@ -164,10 +163,16 @@ def _declare():
         prompt=prompt, reference=reference_code,
         reference_kind=lambda r: "reference solution (written for this package)",
         # the QCoder paper's judge takes the last code block of an answer
-        extract=extract_last_block, judge=make_judge,
+        extract=extract_last_block, judge=_judge,
         feedback=FeedbackWording(list_failed_tests=False, run_hint="Make sure solve() exists, "
                                  "runs, and returns the right type."),
         builder="quantum_codegen_eval.loaders.qcoder")
 
 
 BENCHMARK = _declare()
+
+
+def make_judge(**options: Any):
+    """The benchmark's judge, with its extraction rule (``Benchmark.make_judge``); options as
+    for ``_judge``."""
+    return BENCHMARK.make_judge(**options)

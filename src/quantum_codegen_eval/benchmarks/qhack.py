@@ -99,7 +99,7 @@ def environments():
     return _qhack_envs
 
 
-def make_judge(env: str = "era", **options: Any):
+def _judge(env: str = "era", **options: Any):
     """The QHack judge (``env``: ``"era"`` or ``"current"``; options: ``time_scale`` multiplies
     every time limit, ``python``, ``memory_mb``, ``shims``; see judges/qhack/judge.py)."""
     from ..judges.qhack import QHackJudge
@@ -184,7 +184,7 @@ def _declare():
         language=lambda config: "pennylane", group_by="year", group=lambda r: str(r.year),
         subgroup_by="category", subgroup=lambda r: r.category or "uncategorised",
         prompt=prompt, reference=_reference, reference_kind=_reference_kind,
-        extract=extract_all_blocks, judge=make_judge,
+        extract=extract_all_blocks, judge=_judge,
         feedback=FeedbackWording(run_hint="Make sure the functions you complete run in the "
                                  "given template and return what it expects."),
         builder="quantum_codegen_eval.loaders.qhack",
@@ -192,3 +192,9 @@ def _declare():
 
 
 BENCHMARK = _declare()
+
+
+def make_judge(env: str = "era", **options: Any):
+    """The benchmark's judge, with its extraction rule (``Benchmark.make_judge``); options as
+    for ``_judge``."""
+    return BENCHMARK.make_judge(env=env, **options)

@@ -127,7 +127,7 @@ def get_problem(problem_id: str, *, data_dir: Any = None, config: str | None = N
     return tasks[problem_id]
 
 
-def make_judge(**options: Any):
+def _judge(**options: Any):
     """The ``check(candidate)`` judge; options: ``time_limit`` (s), ``memory_mb``."""
     from ..judges.qiskit_humaneval import QiskitHumanEvalJudge
 
@@ -146,12 +146,13 @@ def reference_code(record: Task) -> str:
     return record.prompt + record.canonical_solution
 
 
-def candidate_code(record: Task, completion: str) -> str:
-    """The program text a metric compares with ``reference_code``: what the judge runs, less
-    the test (so a body-only completion is seen with its prompt, imports included)."""
+def candidate_code(record: Task, code: str) -> str:
+    """The program text a metric compares with ``reference_code``: what the judge runs with
+    the completion's ``code``, less the test (so a body-only completion is seen with its
+    prompt, imports included)."""
     from ..judges.qiskit_humaneval import build_program
 
-    program = build_program(record, completion)
+    program = build_program(record, code)
     cut = program.rfind(record.test.rstrip("\n"))
     return (program[:cut] if cut >= 0 else program).rstrip() + "\n"
 
@@ -185,10 +186,16 @@ def _declare():
         language=lambda config: "qiskit", group_by="difficulty",
         group=lambda r: r.difficulty_scale or "all", prompt=prompt, reference=reference_code,
         reference_kind=lambda r: "canonical solution", extract=extract_all_blocks,
-        candidate=candidate_code, judge=make_judge,
+        candidate=candidate_code, judge=_judge,
         feedback=FeedbackWording(run_hint="Make sure the function runs and passes check()."),
         builder="quantum_codegen_eval.loaders.qiskit_humaneval",
         aliases=("qiskit-humaneval", "humaneval"))
 
 
 BENCHMARK = _declare()
+
+
+def make_judge(**options: Any):
+    """The benchmark's judge, with its extraction rule (``Benchmark.make_judge``); options as
+    for ``_judge``."""
+    return BENCHMARK.make_judge(**options)

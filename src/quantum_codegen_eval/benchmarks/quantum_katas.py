@@ -107,7 +107,7 @@ def get_problem(problem_id: str, *, data_dir: Any = None, config: str | None = N
     return tasks[problem_id]
 
 
-def make_judge(**options: Any):
+def _judge(**options: Any):
     """The function-test judge (its ``test_*`` functions in a trusted process); options:
     ``time_limit`` (CPU s per job), ``memory_mb``."""
     from ..judges.quantum_katas import QuantumKatasJudge
@@ -123,13 +123,6 @@ def prompt(record: Task) -> str:
 def reference_code(record: Task) -> str:
     """The canonical solution: a complete program, as a completion is."""
     return record.canonical_solution
-
-
-def candidate_code(record: Task, completion: str) -> str | None:
-    """The program a metric compares with the canonical solution: the completion's code."""
-    from ..codeblocks import extract_all_blocks
-
-    return extract_all_blocks(completion)
 
 
 # ---------------------------------------------------------------- declaration
@@ -152,7 +145,7 @@ def _declare():
         language=lambda config: "qiskit", group_by="category", group=lambda r: r.category,
         prompt=prompt, reference=reference_code,
         reference_kind=lambda r: "canonical solution", extract=extract_all_blocks,
-        candidate=candidate_code, judge=make_judge,
+        judge=_judge,
         feedback=FeedbackWording(run_hint="Make sure the program defines the function and that "
                                  "it runs and passes the tests."),
         builder="quantum_codegen_eval.loaders.quantum_katas",
@@ -160,3 +153,9 @@ def _declare():
 
 
 BENCHMARK = _declare()
+
+
+def make_judge(**options: Any):
+    """The benchmark's judge, with its extraction rule (``Benchmark.make_judge``); options as
+    for ``_judge``."""
+    return BENCHMARK.make_judge(**options)

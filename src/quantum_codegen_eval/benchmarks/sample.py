@@ -61,7 +61,7 @@ def get_problem(problem_id: str, *, data_dir: Any = None) -> Task:
     return tasks[problem_id]
 
 
-def make_judge(**options: Any):
+def _judge(**options: Any):
     """The Qiskit HumanEval judge; the worker of a PennyLane task preloads PennyLane."""
     from ..judges.qiskit_humaneval import QiskitHumanEvalJudge
 
@@ -104,7 +104,13 @@ def _declare():
         record_type=Task, record_configs=CONFIGS, features=_features, language=language,
         group_by="difficulty", group=lambda r: r.difficulty_scale or "all", prompt=prompt,
         reference=reference_code, reference_kind=lambda r: "canonical solution",
-        extract=extract_all_blocks, candidate=candidate_code, judge=make_judge)
+        extract=extract_all_blocks, candidate=candidate_code, judge=_judge)
 
 
 BENCHMARK = _declare()
+
+
+def make_judge(**options: Any):
+    """The benchmark's judge, with its extraction rule (``Benchmark.make_judge``); options as
+    for ``_judge``."""
+    return BENCHMARK.make_judge(**options)

@@ -1,13 +1,17 @@
 """What every judge looks like.
 
-A judge decides one completion of one problem. It is split so that ``evaluate`` can run the
-programs of many samples through one sandbox pool in parallel, in *stages*:
+A judge decides one program of one problem. It never reads the raw completion: the stage driver
+takes the program out of it once, with the extraction rule the judge's benchmark declares
+(``Benchmark.extract``, handed to the judge as ``judge.extract`` by ``Benchmark.make_judge``),
+and gives the judge that code (:func:`code_of`; ``None``: the completion holds no code). A
+judge made without its benchmark has no rule and is given the text as its code. The judge is
+split so that ``evaluate`` can run the programs of many samples through one sandbox pool in
+parallel, in *stages*:
 
-* ``jobs(problem, completion)`` turns the completion into the first stage's programs
-  (``list[Job]``), or returns a :class:`~quantum_codegen_eval.verdict.Verdict` straight away when
-  the completion can be decided without running it (no code block: ``FORMAT``; a forbidden
-  import: ``UME``; ...).
-* ``decide(problem, completion, results)`` gets the results of every stage so far, in job order,
+* ``jobs(problem, code)`` turns the code into the first stage's programs (``list[Job]``), or
+  returns a :class:`~quantum_codegen_eval.verdict.Verdict` straight away when the program can be
+  decided without running it (no code: ``FORMAT``; a forbidden import: ``UME``; ...).
+* ``decide(problem, code, results)`` gets the results of every stage so far, in job order,
   and returns the verdict, or the next stage's jobs. A later stage is how a judge checks the data
   the untrusted program produced in a process that ran no untrusted code (a fresh sandbox job
   whose source is the judge's own): the program only ever produces data, never a verdict.
@@ -25,13 +29,16 @@ gives every verdict its class through ``verdict.with_error_class``, the one path
 
 A judge that is ``deterministic`` (the same verdict for the same input within one judge
 instance: its random choices seeded, docs/evaluate.md says why for each) names that input with
-``reads(problem, completion)``: exactly the text its jobs and its decision depend on; an
+``reads(problem, code)``: exactly the text its jobs and its decision depend on; an
 optional ``repeatable(problem)`` excludes a problem whose check draws afresh on every judging.
 ``evaluate`` judges each distinct ``(problem, reads(...))`` once and gives its verdict to every copy
 (:func:`program_key`).
 
 What every staged judge shares (one code path, so that the judges differ only in their stages):
 
+* :func:`code_of` extracts the code, bounded: a completion longer than
+  :func:`completion_limit` (:data:`MAX_COMPLETION_CHARS`, or the judge's
+  ``max_completion_chars``) is not read: a judge limitation (``code_size``).
 * :func:`read_result` reads a job's JSON result, bounded, into a typed :class:`JobResult` (the
   sandbox's status, CPU and wall time, exit code, and the parsed value or one
   :class:`ResultFailure`: ``missing``, ``oversized`` or ``malformed``). It never raises.
@@ -40,6 +47,8 @@ What every staged judge shares (one code path, so that the judges differ only in
   :func:`judge_error` builds a judge error the same way, :func:`judge_limitation` the judge
   error of a sample the judge deliberately cannot judge (with its reason). :func:`run_timings` sums the runs'
   CPU and wall time for ``Verdict.timings``.
+* :func:`limit_status` maps the sandbox's limits (and a ``MemoryError`` the limit caused) to
+  ``TLE`` / ``MLE``, for every judge.
 """
 
 from __future__ import annotations
@@ -73,6 +82,18 @@ if TYPE_CHECKING:
 #: with the machine's load. The sandbox's jobs still run in parallel.
 JUDGE_LOCK = threading.RLock()
 
+#: the longest completion (characters) the driver extracts code from: past it the sample is a
+#: judge limitation (``code_size``) decided without reading it. Extraction is linear, but a
+#: judge's own work on the code is bounded by its own caps (QHack ``max_code_bytes``, QCoder and
+#: the function-test judges ``MAX_CODE_CHARS``), far below this; a judge may declare its own
+#: ``max_completion_chars``
+MAX_COMPLETION_CHARS = 4_000_000
+
+#: a job's wall clock allows this many times its CPU limit (:func:`wall_limit`), in every judge
+#: that limits CPU time: a loaded machine must not turn a slow run into TLE, while a program
+#: that sleeps or waits still ends
+WALL_FACTOR = 3.0
+
 #: a judge that asks for more stages than this is broken; the sample gets a judge-error verdict
 #: (a judge may declare its own bound as ``max_stages``: :func:`stage_limit`)
 MAX_STAGES = 16
@@ -83,17 +104,18 @@ class Judge(Protocol):
     #: the same ``reads(...)`` always gets the same verdict from this instance
     deterministic: bool
 
-    def jobs(self, problem: Any, completion: str) -> list[Job] | Verdict:
-        """The first stage's sandbox jobs, or the verdict when nothing must run."""
+    def jobs(self, problem: Any, code: str | None) -> list[Job] | Verdict:
+        """The first stage's sandbox jobs, or the verdict when nothing must run; ``code``: the
+        program (:func:`code_of`), ``None`` when the completion holds none."""
         ...
 
-    def decide(self, problem: Any, completion: str, results: list[RunResult],
+    def decide(self, problem: Any, code: str | None, results: list[RunResult],
                ) -> list[Job] | Verdict:
         """The next stage's jobs, or the verdict; ``results``: every stage's runs so far, in
         job order (read them with :func:`read_result`)."""
         ...
 
-    def reads(self, problem: Any, completion: str) -> str | None: ...
+    def reads(self, problem: Any, code: str | None) -> str | None: ...
 
     def signature(self) -> dict[str, Any]:
         """The options that can change a verdict (time limits, memory, seed, environment mode),
@@ -101,9 +123,38 @@ class Judge(Protocol):
         ...
 
 
-def program_key(judge: Any, completion: str, problem: Any) -> str | None:
-    """A hash of what ``judge`` reads of ``completion`` for ``problem``, or ``None`` when copies
-    must each be judged (a judge not declared ``deterministic``, without ``reads``, or whose
+def completion_limit(judge: Any) -> int:
+    """The longest completion ``judge`` is given code from: its ``max_completion_chars``, else
+    :data:`MAX_COMPLETION_CHARS`."""
+    return int(getattr(judge, "max_completion_chars", MAX_COMPLETION_CHARS))
+
+
+def code_of(judge: Any, completion: Any, problem_id: str = "") -> str | None | Verdict:
+    """The program ``judge`` decides in ``completion``: what its benchmark's extraction rule
+    (``judge.extract``, handed over by ``Benchmark.make_judge``) takes from it, or the text itself
+    for a judge made without a rule; ``None`` when it holds no code (or is not text). A
+    completion over :func:`completion_limit` is not read: its verdict, a judge limitation
+    (``code_size``), is returned instead."""
+    if not isinstance(completion, str):
+        return None
+    limit = completion_limit(judge)
+    if len(completion) > limit:
+        return judge_limitation(judge, problem_id, "code_size",
+                                f"judge limit: the completion has {len(completion):,} characters, "
+                                f"over the judge's {limit:,} (not read)")
+    rule = getattr(judge, "extract", None)
+    if rule is None:
+        return completion
+    try:
+        return rule(completion)
+    except Exception as exc:  # a plugin's rule that fails loses this sample only
+        return judge_error(judge, problem_id, f"failed to extract the code: "
+                           f"{type(exc).__name__}: {exc}"[:1000])
+
+
+def program_key(judge: Any, code: str | None, problem: Any) -> str | None:
+    """A hash of what ``judge`` reads of ``code`` (:func:`code_of`) for ``problem``, or ``None``
+    when copies must each be judged (a judge not declared ``deterministic``, without ``reads``, or whose
     ``repeatable(problem)`` says this problem's check draws afresh each time)."""
     if getattr(judge, "deterministic", False) is not True or not hasattr(judge, "reads"):
         return None
@@ -111,9 +162,15 @@ def program_key(judge: Any, completion: str, problem: Any) -> str | None:
     if repeatable is not None and not repeatable(problem):
         return None
     with JUDGE_LOCK:
-        text = judge.reads(problem, completion)
+        text = judge.reads(problem, code)
     data = b"\x00" if text is None else b"\x01" + text.encode("utf-8", "surrogatepass")
     return hashlib.sha256(data).hexdigest()[:32]
+
+
+def wall_limit(cpu_seconds: float, startup: float = 0.0) -> float:
+    """The wall-clock limit of a job allowed ``cpu_seconds`` of CPU: :data:`WALL_FACTOR` times
+    that, plus ``startup`` (a judge's allowance for starting an interpreter)."""
+    return WALL_FACTOR * cpu_seconds + startup
 
 
 def stage_limit(judge: Any) -> int:
@@ -372,16 +429,18 @@ def judge_limitation(judge: Any, problem_id: str, reason: str, message: str, *,
 def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = None,
                ) -> list[Verdict]:
     """Judge ``[(problem, completion), ...]``; verdicts in order, each classified by
-    ``verdict.with_error_class``. The stages run through :func:`drive_stages` (as in
-    ``evaluate``); without a ``sandbox`` a default one is started when some job must run."""
+    ``verdict.with_error_class``. Each completion's code is taken out once (:func:`code_of`);
+    the stages run through :func:`drive_stages` (as in ``evaluate``); without a ``sandbox`` a
+    default one is started when some job must run."""
     verdicts: list[Verdict | None] = [None] * len(items)
     planned: dict[str, Planned] = {}
     for i, (problem, completion) in enumerate(items):
-        first = plan(judge, problem, completion, _pid(problem))
+        code = code_of(judge, completion, _pid(problem))
+        first = code if isinstance(code, Verdict) else plan(judge, problem, code, _pid(problem))
         if isinstance(first, Verdict):
             verdicts[i] = first
         else:
-            planned[str(i)] = Planned(problem, _pid(problem), completion, first)
+            planned[str(i)] = Planned(problem, _pid(problem), code, first)
 
     def finish(key: str, verdict: Verdict) -> None:
         verdicts[int(key)] = verdict
@@ -396,12 +455,12 @@ def judge_many(judge: Judge, items: Sequence[tuple[Any, str]], sandbox: Any = No
     return [with_error_class(v) for v in verdicts if v is not None]
 
 
-def plan(judge: Judge, problem: Any, completion: str, problem_id: str) -> Verdict | list[Job]:
-    """The first stage of one sample: ``judge.jobs``, a judge bug being this sample's judge
-    error (never the run's)."""
+def plan(judge: Judge, problem: Any, code: str | None, problem_id: str) -> Verdict | list[Job]:
+    """The first stage of one sample: ``judge.jobs`` on its code (:func:`code_of`), a judge bug
+    being this sample's judge error (never the run's)."""
     try:
         with JUDGE_LOCK:
-            planned = judge.jobs(problem, completion)
+            planned = judge.jobs(problem, code)
     except Exception as exc:
         return judge_error(judge, problem_id, f"failed to plan: {type(exc).__name__}: {exc}"[:1000])
     return planned if isinstance(planned, Verdict) else list(planned)
@@ -413,7 +472,7 @@ class Planned:
 
     problem: Any
     problem_id: str
-    completion: str
+    code: str | None  #: :func:`code_of` the completion
     jobs: list[Job]
 
 
@@ -464,7 +523,7 @@ def drive_stages(judge: Judge, planned: Mapping[str, Planned], sandbox: Any,
         sample = planned[key]
         try:
             with JUDGE_LOCK:
-                out = judge.decide(sample.problem, sample.completion, results[key])
+                out = judge.decide(sample.problem, sample.code, results[key])
         except Exception as exc:  # a judge bug must not lose the other samples
             out = judge_error(judge, sample.problem_id,
                               f"failed to decide: {type(exc).__name__}: {exc}")

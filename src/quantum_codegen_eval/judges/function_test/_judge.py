@@ -2,7 +2,7 @@
 in the sandbox, reached through a proxy; a subclass is its test program and nothing else.
 
 A subclass says what runs trusted (:meth:`FunctionTestJudge.test_source`), the candidate's
-program (:meth:`~FunctionTestJudge.program`, by default the completion's code), the function(s)
+program (:meth:`~FunctionTestJudge.program`, by default the code it is given), the function(s)
 the test calls (:meth:`~FunctionTestJudge.functions`, by default the task's ``entry_point``) and
 the invocation style :attr:`~FunctionTestJudge.style`: ``"check"`` calls the test's
 ``check(candidate)`` (HumanEval); ``"tests"`` calls the test functions
@@ -31,7 +31,7 @@ call's or the test's exception chain -> ``MLE`` (``judges.base.limit_status``); 
 CPU s -> a judge error; a returned value that cannot cross safely -> ``RE``
 (``details["proxy_unsupported"]``); a malformed payload -> ``RE``; the program dying in a call
 or at top level -> ``RE``/``TLE``/``MLE``; no code -> ``FORMAT``. ``time_limit`` counts CPU
-seconds per job; the wall clock is capped at ``WALL_FACTOR`` times that.
+seconds per job; the wall clock is capped at ``judges.base.wall_limit`` of that.
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ...codeblocks import extract_all_blocks
 from ...verdict import TestResult, Verdict
 from .. import _embed
 from ..base import (
@@ -51,13 +50,11 @@ from ..base import (
     limit_status,
     make_verdict,
     read_result,
+    wall_limit,
 )
 from .jobs import frames, runner, trusted
 
 DEFAULT_TIME_LIMIT = 60.0
-#: the wall clock allows this many times the CPU limit: a loaded machine must not turn a slow
-#: run into TLE, while a program that sleeps or waits still ends
-WALL_FACTOR = 3.0
 #: candidate runs per sample (stages are T0, (U, T) * rounds): a check that uses each of many
 #: calls' results before the next call needs one round per call (upstream: at most 7, task 145)
 MAX_ROUNDS = 40
@@ -201,14 +198,10 @@ class FunctionTestJudge:
         test functions); never holds the completion."""
         raise NotImplementedError
 
-    def code(self, completion: str) -> str:
-        """The code in a completion: fenced Python blocks if any, else the whole text."""
-        code = extract_all_blocks(completion) if isinstance(completion, str) else None
-        return code if code is not None else ""
-
-    def program(self, problem: Any, completion: str) -> str:
-        """What the candidate's job runs before its functions are called."""
-        return self.code(completion)
+    def program(self, problem: Any, code: str) -> str:
+        """What the candidate's job runs before its functions are called (by default the
+        code)."""
+        return code
 
     def functions(self, problem: Any) -> tuple[str, ...]:
         """The candidate's functions the test calls: the entry point first."""
@@ -239,9 +232,9 @@ class FunctionTestJudge:
         return {}
 
     # ------------------------------------------------------------------ protocol
-    def reads(self, problem: Any, completion: str) -> str:
-        """What the verdict depends on: the completion's code (:meth:`code`)."""
-        return self.code(completion)
+    def reads(self, problem: Any, code: str | None) -> str:
+        """What the verdict depends on: the code."""
+        return code or ""
 
     def signature(self) -> dict[str, Any]:
         """The options that can change a verdict (``judges.base.Judge.signature``)."""
@@ -258,7 +251,7 @@ class FunctionTestJudge:
     def _limits(self):
         from ...execution import Limits
 
-        return Limits(wall_time=self.time_limit * WALL_FACTOR, cpu_time=self.time_limit,
+        return Limits(wall_time=wall_limit(self.time_limit), cpu_time=self.time_limit,
                       memory_mb=self.memory_mb, output_bytes=OUTPUT_BYTES)
 
     def _job_id(self, problem: Any) -> str:
@@ -281,10 +274,10 @@ class FunctionTestJudge:
                    collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self._preload(problem),
                    trusted=True)
 
-    def _candidate_job(self, problem: Any, completion: str, st: _State):
+    def _candidate_job(self, problem: Any, code: str, st: _State):
         from ...execution import Job
 
-        source = _embed.job_source(runner, "main", self.program(problem, completion),
+        source = _embed.job_source(runner, "main", self.program(problem, code),
                                    problem.entry_point, list(self.classes(problem)),
                                    self.callbacks)
         calls, before = [], None
@@ -298,8 +291,8 @@ class FunctionTestJudge:
                    files={runner.CALLS_FILE: json.dumps(calls)},
                    collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self._preload(problem))
 
-    def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
-        code = self.code(completion)
+    def jobs(self, problem: Any, code: str | None) -> list[Any] | Verdict:
+        code = code or ""
         if not code.strip():
             return make_verdict(self, problem.task_id, "FORMAT", "the completion contains no code",
                                 tests_total=1, details=self._details(problem, _State()))
@@ -313,7 +306,7 @@ class FunctionTestJudge:
         return [self._trusted_job(problem, _State())]
 
     # ------------------------------------------------------------------ decide
-    def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
+    def decide(self, problem: Any, code: str | None, results: list[Any]) -> Verdict | list[Any]:
         st = _State()
         for k, r in enumerate(results):
             st.wall += r.wall_time or 0.0
@@ -329,7 +322,7 @@ class FunctionTestJudge:
                 limit = self._round_limit(problem, st)
                 if limit is not None:
                     return limit
-                return [self._candidate_job(problem, completion, st)]
+                return [self._candidate_job(problem, code or "", st)]
         raise AssertionError("decide() without results")  # pragma: no cover
 
     def _round_limit(self, problem: Any, st: _State) -> Verdict | None:
@@ -509,7 +502,7 @@ class FunctionTestJudge:
         """The limit a job passed, in words (``limit``: ``TLE`` or ``MLE``)."""
         if limit == "MLE":
             return f"{self.memory_mb} MB"
-        return f"{self.time_limit:g} CPU s or {self.time_limit * WALL_FACTOR:g} s wall"
+        return f"{self.time_limit:g} CPU s or {wall_limit(self.time_limit):g} s wall"
 
     def _details(self, problem: Any, st: _State, **extra: Any) -> dict[str, Any]:
         return {**self.task_details(problem), "rounds": st.rounds, "calls": len(st.results),

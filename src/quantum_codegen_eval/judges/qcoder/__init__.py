@@ -1,6 +1,6 @@
 """The QCoder judge (package): one room per job, imported one way only.
 
-``static`` (code extraction, UME rule) and ``harness`` (the untrusted stage's source text) know
+``static`` (the UME rule) and ``harness`` (the untrusted stage's source text) know
 nothing of the specs; ``simulate`` and ``compare`` are the trusted maths; ``specs`` (one module
 per contest) import those two; ``oracles`` and ``check`` (the trusted stage) import specs at
 run time; ``judge`` plans the stages and reads their bounded results.
@@ -8,7 +8,7 @@ run time; ``judge`` plans the stages and reads their bounded results.
 
 from .compare import TOL, compare_vectors
 from .judge import CaseResult, QCoderJudge
-from .static import extract_code, library_names, static_imports
+from .static import library_names, static_imports
 
-__all__ = ["TOL", "CaseResult", "QCoderJudge", "compare_vectors", "extract_code",
+__all__ = ["TOL", "CaseResult", "QCoderJudge", "compare_vectors",
            "library_names", "static_imports"]

@@ -33,7 +33,7 @@ from . import check
 from .jobs import harness
 from .jobs.harness import TAMPER_EXIT
 from .oracles import public_oracles
-from .static import extract_code, library_names, split_allowed, static_imports
+from .static import library_names, split_allowed, static_imports
 
 #: verdict severity when several test cases fail differently
 SEVERITY = ("RE", "UME", "UGE", "QLE", "DLE", "TLE", "MLE", "WA")
@@ -50,11 +50,11 @@ MAX_CHANNEL_BYTES = 256 << 10
 #: a circuit of the 200 000 instructions the trusted stage reads is ~11 MB of QPY)
 MAX_FILE_MB = 16
 MAX_OUTPUT_BYTES = 48 << 20
-#: the parent's work per completion is bounded: past these the completion is not parsed (a
-#: judge error naming the limit). A 20 MB program made the static check take 8 GB and 107 s
-#: of the evaluator; 200 000 characters of code take at most ~200 MB and ~2 s (the largest
-#: reference is under 4 000)
-MAX_COMPLETION_CHARS = 4_000_000
+#: the parent's work per program is bounded: past this the code is not parsed (a judge
+#: limitation naming the limit; the completion itself is bounded by the stage driver,
+#: ``judges.base.MAX_COMPLETION_CHARS``). A 20 MB program made the static check take 8 GB and
+#: 107 s of the evaluator; 200 000 characters of code take at most ~200 MB and ~2 s (the
+#: largest reference is under 4 000)
 MAX_CODE_CHARS = 200_000
 #: what the harness writes per file (under the sandbox's file-size limit, with room to spare)
 MAX_FILE_BYTES = (MAX_FILE_MB << 20) - (64 << 10)
@@ -113,28 +113,23 @@ class QCoderJudge:
     #: cases drawn from ``seed`` and this instance's ``secret``, circuits simulated exactly
     deterministic = True
 
-    def reads(self, problem: Any, completion: str) -> str:
-        """What the verdict depends on: the extracted code (the nonce is derived from it too)."""
-        return extract_code(completion)
+    def reads(self, problem: Any, code: str | None) -> str:
+        """What the verdict depends on: the code (the nonce is derived from it too)."""
+        return code or ""
 
-    def nonce(self, problem: Any, completion: str) -> str:
+    def nonce(self, problem: Any, code: str | None) -> str:
         """The per-run oracle name suffix (a name, not a secret: see ``oracles``)."""
-        code = self.reads(problem, completion)
+        code = self.reads(problem, code)
         h = hashlib.sha256(f"{self.seed}\0{problem.id}\0{code}".encode("utf-8", "surrogatepass"))
         return h.hexdigest()[:12]
 
-    def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
-        return self._with_fidelity(problem, self._jobs(problem, completion))
+    def jobs(self, problem: Any, code: str | None) -> list[Any] | Verdict:
+        return self._with_fidelity(problem, self._jobs(problem, code or ""))
 
-    def _jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
+    def _jobs(self, problem: Any, code: str) -> list[Any] | Verdict:
         from ...execution import Job, Limits
 
         spec = self.spec(problem)
-        if len(completion) > MAX_COMPLETION_CHARS:
-            return judge_limitation(self, problem.id, "code_size",
-                                    f"judge limit: the answer has {len(completion):,} "
-                                    f"characters, over the judge's {MAX_COMPLETION_CHARS:,}")
-        code = extract_code(completion)
         if len(code) > MAX_CODE_CHARS:
             return judge_limitation(self, problem.id, "code_size",
                                     f"judge limit: the code has {len(code):,} characters, over "
@@ -156,7 +151,7 @@ class QCoderJudge:
         if bad:
             return make_verdict(self, problem.id, "UME", "module(s) outside the permitted list: "
                                 + ", ".join(bad), details={"report": _report(), "imports": bad})
-        nonce = self.nonce(problem, completion)
+        nonce = self.nonce(problem, code)
         cases = self.cases(problem)
         mods, names = split_allowed(list(problem.allowed_imports))
         cfg = {"args": list(spec.args), "classical": spec.mode == "classical",
@@ -177,7 +172,7 @@ class QCoderJudge:
                     limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,
                                   file_size_mb=MAX_FILE_MB))]
 
-    def check_job(self, problem: Any, completion: str, todo: dict[int, str],
+    def check_job(self, problem: Any, code: str | None, todo: dict[int, str],
                   files: dict[str, bytes]) -> Any:
         from ...execution import Job, Limits
 
@@ -185,7 +180,7 @@ class QCoderJudge:
                            "query_limit": problem.query_limit,
                            "query_limit_gate": problem.query_limit_gate,
                            "banned_gates": list(problem.banned_gates)},
-               "seed": self.seed, "secret": self.secret, "nonce": self.nonce(problem, completion),
+               "seed": self.seed, "secret": self.secret, "nonce": self.nonce(problem, code),
                "check": [[i, t] for i, t in todo.items()],
                "first_failure": self.first_failure}
         return Job(check.SOURCE, hash_seed=job_hash_seed(self.seed),
@@ -195,10 +190,10 @@ class QCoderJudge:
                    limits=Limits(wall_time=self.check_timeout, memory_mb=self.check_memory_mb))
 
     # ------------------------------------------------------------------ deciding
-    def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
-        return self._with_fidelity(problem, self._decide(problem, completion, results))
+    def decide(self, problem: Any, code: str | None, results: list[Any]) -> Verdict | list[Any]:
+        return self._with_fidelity(problem, self._decide(problem, code, results))
 
-    def _decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
+    def _decide(self, problem: Any, code: str | None, results: list[Any]) -> Verdict | list[Any]:
         spec = self.spec(problem)
         cases = self.cases(problem)
         r = results[0]
@@ -239,7 +234,7 @@ class QCoderJudge:
                 and check.data_file(i, spec.mode, entries[i].get("transport"))}
         if len(results) == 1 and todo:
             files = {f: r.files[f] for f in todo.values() if f in r.files}
-            return [self.check_job(problem, completion, todo, files)]
+            return [self.check_job(problem, code, todo, files)]
         checked, check_failure = ({}, None) if len(results) == 1 else _checked(results[1])
         results_by_case: list[tuple[dict, CaseResult]] = []
         tests = []

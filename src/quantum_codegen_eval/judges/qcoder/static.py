@@ -1,4 +1,4 @@
-"""What the QCoder judge decides from the text alone: the code to run and the UME rule.
+"""What the QCoder judge decides from the code alone: the UME rule.
 
 UME is decided twice: here on the AST before anything runs (authoritative), and at run time by
 the harness's audit hook. Statically, an import outside ``rules.txt`` is UME, and so is any
@@ -17,8 +17,6 @@ guard is dodged. Deliberately strict: ``getattr(qc, name)`` with a computed ``na
 from __future__ import annotations
 
 import ast
-
-from ...codeblocks import extract_last_block
 
 LIB_MODULE = "qiskit.circuit.library"
 #: builtins that run or compile code, or hand out namespaces the guard lives in
@@ -202,11 +200,3 @@ def _submodule(path: str) -> bool:
         return importlib.util.find_spec(path) is not None
     except (ImportError, ValueError, AttributeError):
         return False
-
-
-def extract_code(completion: str) -> str:
-    """The code the judge runs: the benchmark's extraction rule (``codeblocks.extract_last_block``,
-    the one ``benchmarks.qcoder.BENCHMARK.extract`` declares and the metrics use): the last
-    Python or untagged fenced block (``` or ~~~, ``python3`` tags, an unterminated fence), else
-    the whole text; '' when the answer only has blocks in other languages."""
-    return extract_last_block(completion) or ""

@@ -26,6 +26,7 @@ import json
 import math
 import re
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from ...formats.qhack_template import parse as _parse
@@ -225,11 +226,6 @@ def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"[,\s]+", text.strip()) if t]
 
 
-def _last_line(text: str) -> str:
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    return lines[-1].strip() if lines else ""
-
-
 def _within(got: str, expected: str, rel: float) -> bool:
     """As the statements state it: the error relative to the expected value, boundary included,
     in the decimals as printed (``1.05`` is within 5 % of ``1``; in binary floating point it is
@@ -245,17 +241,21 @@ def _within(got: str, expected: str, rel: float) -> bool:
 
 
 def compare_script(got_stdout: str, expected: str, rule: dict[str, Any]) -> tuple[bool, str]:
-    """2022: the driver's last printed line against ``N.ans``.
+    """2022: everything the program printed against ``N.ans`` (every 2022 statement: "Do not
+    add any print statements to your solution, as this will cause your submission to fail").
 
-    Tokens (split on commas/whitespace) must match one for one; with a relative tolerance,
-    numeric tokens may differ by ``rel`` relative to the expected value (``rel`` absolute when the
-    expected value is 0); text tokens and, without a tolerance, all tokens match exactly (numbers
-    by value). ``accuracy`` rules need that fraction of tokens to match.
+    Tokens (split on commas/whitespace) must match one for one, so a line printed besides the
+    answer changes their count; with a relative tolerance, numeric tokens may differ by ``rel``
+    relative to the expected value (``rel`` absolute when the expected value is 0); text tokens
+    and, without a tolerance, all tokens match exactly (numbers by value). ``accuracy`` rules
+    need at least that fraction of tokens to match (the statement's "Tolerance: >= 90%").
 
     >>> compare_script("0.50001\\n", "0.5", {"func": "tokens", "rel": 1e-4})
     (True, '')
+    >>> compare_script("step 1\\n0.5\\n", "0.5", {"func": "tokens", "rel": 1e-4})
+    (False, 'expected 1 value(s), got 3')
     """
-    got, exp = _tokens(_last_line(got_stdout)), _tokens(expected)
+    got, exp = _tokens(got_stdout), _tokens(expected)
     rel = rule.get("rel")
 
     def same(g: str, e: str) -> bool:
@@ -269,9 +269,9 @@ def compare_script(got_stdout: str, expected: str, rule: dict[str, Any]) -> tupl
     if rule.get("func") == "accuracy":
         if len(got) != len(exp) or not exp:
             return False, f"expected {len(exp)} values, got {len(got)}"
-        acc = sum(same(g, e) for g, e in zip(got, exp, strict=True)) / len(exp)
-        ok = acc > rule["min"]
-        return ok, "" if ok else f"accuracy {acc:.3f} not above {rule['min']:.2f}"
+        right = sum(same(g, e) for g, e in zip(got, exp, strict=True))
+        ok = Fraction(right, len(exp)) >= Fraction(str(rule["min"]))  # exact: 225/250 is 0.9
+        return ok, "" if ok else f"accuracy {right / len(exp):.3f} below {rule['min']:.2f}"
     if len(got) != len(exp):
         return False, f"expected {len(exp)} value(s), got {len(got)}"
     for i, (g, e) in enumerate(zip(got, exp, strict=True)):

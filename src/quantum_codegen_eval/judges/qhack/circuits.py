@@ -35,9 +35,6 @@ class CircuitCheck:
     #: official run()/check() decide (names in ``forbid`` may not occur before expansion)
     replay: tuple[str, ...] = ()
     forbid: tuple[str, ...] = ()
-    #: the official run() hands the solution a hidden oracle: the program's job neither calls
-    #: run() nor gets the test's input (its circuit sees only the placeholder)
-    hide_input: bool = False
 
     def check_spec(self) -> dict[str, Any]:
         """The trusted job's ``check`` argument (:mod:`.jobs.trusted`)."""
@@ -62,13 +59,6 @@ CIRCUIT_CHECKS: dict[str, CircuitCheck] = {
     "2024/ruins_oasis": CircuitCheck(
         emit={"function": "circuit", "oracle": True}, check="ruins_oasis",
         given=("oracle_maker",)),
-    # run() builds the oracle from the test's workers and hands it to circuit(oracle): the
-    # program's circuit is emitted with the placeholder (never with the real oracle, whose
-    # closure holds the workers), and the official run() and check() run in the trusted job on
-    # it, the oracle run() builds substituted
-    "2024/lazy_workers_terminal": CircuitCheck(
-        emit={"function": "circuit", "oracle": True}, check="lazy_workers_terminal",
-        replay=("circuit",), hide_input=True),
     # quantum functions called with known arguments: replayed under the official run()/check()
     "2023/bending_bennets_laws_200": replay_check({
         "encode": [(i, j, k) for i in range(2) for j in range(2) for k in range(2)],

@@ -41,16 +41,18 @@ from ..base import (
     parsed_cost,
     read_result,
     run_timings,
+    wall_limit,
 )
 from . import checks, circuits, oracle, payload, record
-from .checks import _last_line, check_trust, compare_script
+from .checks import check_trust, compare_script
 from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
 from .runner import CHECK_FILE, CHECKED_FILE, JOB_FILE, RESULT_FILE, program_source, trusted_source
 
 #: CPU seconds added to each test's limit for the harness's own imports and set-up
 STARTUP_ALLOWANCE = 10.0
-#: the wall-clock limit is a backstop: this many times the CPU limit, plus start-up
-WALL_FACTOR, WALL_STARTUP = 3.0, 30.0
+#: the wall-clock limit is a backstop: ``judges.base.wall_limit`` of the CPU limit, plus this
+#: start-up allowance
+WALL_STARTUP = 30.0
 #: CPU seconds of the trusted check job
 TRUSTED_CPU = 60.0
 #: largest result file read back (bytes); larger is a wrong answer (output too large)
@@ -176,11 +178,9 @@ class QHackJudge:
                          *salt])
         return zlib.crc32(key.encode("utf-8", "surrogatepass")) % (2 ** 31 - 2)
 
-    def reads(self, problem: Any, completion: str) -> str | None:
-        """What the verdict depends on: the extracted code (``None``: no code)."""
-        from ...codeblocks import extract_code
-
-        return extract_code(completion or "", plain_ok=True)
+    def reads(self, problem: Any, code: str | None) -> str | None:
+        """What the verdict depends on: the code (``None``: no code)."""
+        return code
 
     def repeatable(self, problem: Any) -> bool:
         """False where the trusted check seeds the harness's hidden draws afresh on each judging
@@ -220,7 +220,7 @@ class QHackJudge:
         from ...execution.types import Limits
 
         cpu = float(get(problem, "time_limit")) * self.time_scale + self.startup_allowance
-        return Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
+        return Limits(wall_time=wall_limit(cpu, WALL_STARTUP), cpu_time=cpu,
                       memory_mb=self.memory_mb)
 
     def _tests(self, problem: Any) -> list[dict[str, Any]]:
@@ -241,12 +241,10 @@ class QHackJudge:
         recorded = record.RECORD_CHECKS.get(get(problem, "id"))
         live = (trust == checks.LIVE or recorded is not None) and bool(get(problem, "tests"))
         emit = rec = None
-        hide = False
         if recorded is not None:
             rec = self._record_spec(recorded)
         elif trust == checks.CIRCUIT:
-            cc = circuits.CIRCUIT_CHECKS[get(problem, "id")]
-            emit, hide = cc.emit, cc.hide_input
+            emit = circuits.CIRCUIT_CHECKS[get(problem, "id")].emit
         limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
         if oracle.spec_of(get(problem, "id")) is not None:  # hidden oracle: queried in rounds
             return [self._oracle_job(problem, parts, driver, i, [])
@@ -254,7 +252,7 @@ class QHackJudge:
         jobs = []
         for i, t in enumerate(self._tests(problem)):
             spec = {"parts": parts, "format": fmt, "driver": driver,
-                    "input": None if hide else t["input"], "skip_run": hide,
+                    "input": t["input"],
                     "live_check": live, "emit": emit, "record": rec,
                     "shims": rewrite is not None, "seed": self.test_seed(problem, i)}
             jobs.append(Job(source, hash_seed=job_hash_seed(self.seed),
@@ -307,10 +305,7 @@ class QHackJudge:
             return [], {"kind": "compare", "rule": json.loads(get(problem, "compare"))}
         return None
 
-    def jobs(self, problem: Any, completion: str) -> list[Any] | Verdict:
-        from ...codeblocks import extract_code
-
-        code = extract_code(completion or "", plain_ok=True)
+    def jobs(self, problem: Any, code: str | None) -> list[Any] | Verdict:
         if code is None or not code.strip():
             return self._format(problem, "no_code", "no code found in the completion")
         size = len(code.encode("utf-8", "surrogatepass"))
@@ -385,7 +380,7 @@ class QHackJudge:
             rule = json.loads(get(problem, "compare") or '{"func": "tokens", "rel": null}')
             ok, why = compare_script(stdout, expected, rule)
             return TestResult(name, ok, "AC" if ok else "WA", expected=expected.strip(),
-                              got=_last_line(stdout), message=why, seconds=seconds), None
+                              got=stdout.strip()[-2000:], message=why, seconds=seconds), None
         if "output_error" in res or "output" not in res:
             return result("WA", f"run() returned no usable output "
                                 f"({str(res.get('output_error', 'none'))[:200]})"), None
@@ -412,15 +407,15 @@ class QHackJudge:
             return result("AC", "", got), None
         return _Pending(res["output"], got, seconds), None
 
-    def _trusted_job(self, problem: Any, completion: str, tests: list[dict],
+    def _trusted_job(self, problem: Any, code: str | None, tests: list[dict],
                      pending: list[tuple[int, _Pending]]):
         from ...execution.types import Job, Limits
 
         harness, check = self.trusted_check(problem)  # type: ignore[misc]
         raw = get(problem, "id") in record.RECORD_CHECKS
-        # draws the program must not see (a hidden_draws replay): seeded from the completion too,
+        # draws the program must not see (a hidden_draws replay): seeded from the code too,
         # so no seed the program's job had, or could derive from the option alone, gives them
-        digest = hashlib.sha256((completion or "").encode("utf-8", "surrogatepass")).hexdigest()
+        digest = hashlib.sha256((code or "").encode("utf-8", "surrogatepass")).hexdigest()
         spec = {"seed": self.test_seed(problem, 0, "trusted"),
                 "tests": [{"output": p.output, "expected": tests[i]["expected"],
                            "input": tests[i]["input"], "raw": raw,
@@ -435,7 +430,7 @@ class QHackJudge:
                    id=f"{get(problem, 'id')}::trusted-check",
                    files={CHECK_FILE: json.dumps(spec)}, collect=(CHECKED_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD, trusted=True,
-                   limits=Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
+                   limits=Limits(wall_time=wall_limit(cpu, WALL_STARTUP), cpu_time=cpu,
                                  memory_mb=self.memory_mb))
 
     # -- hidden oracles (:mod:`.oracle`): the program's job and the trusted job of one round
@@ -477,16 +472,15 @@ class QHackJudge:
                    files={oracle_answer.CHECK_FILE: json.dumps(job)},
                    collect=(oracle_answer.CHECKED_FILE,), python=self.interpreter(problem),
                    preload=PRELOAD, trusted=True,
-                   limits=Limits(wall_time=WALL_FACTOR * cpu + WALL_STARTUP, cpu_time=cpu,
+                   limits=Limits(wall_time=wall_limit(cpu, WALL_STARTUP), cpu_time=cpu,
                                  memory_mb=self.memory_mb))
 
-    def _oracle_decide(self, problem: Any, completion: str, results: list[Any],
+    def _oracle_decide(self, problem: Any, code: str | None, results: list[Any],
                        ) -> Verdict | list[Any]:
-        from ...codeblocks import extract_code
         from .jobs.oracle_answer import CHECKED_FILE
 
         rewrite = self._rewrite()
-        solution = prepare(problem, extract_code(completion or "", plain_ok=True) or "").source
+        solution = prepare(problem, code or "").source
         parts = program_parts(problem, solution, rewrite=rewrite)
         driver = get(problem, "driver") if rewrite is None else rewrite(get(problem, "driver"))
         out = oracle.step(
@@ -499,19 +493,19 @@ class QHackJudge:
         if isinstance(out, oracle.Limit):
             return judge_limitation(self, get(problem, "id"), "oracle_rounds", out.message,
                                     oracle_test=out.test)
-        verdict = self._decide_tests(problem, completion, out.results)
+        verdict = self._decide_tests(problem, code, out.results)
         if not isinstance(verdict, Verdict):  # a 2022 script has no trusted check stage
             return judge_error(self, get(problem, "id"), "unexpected stage after the rounds")
         verdict.timings = run_timings(results)
         verdict.details["oracle_queries"] = out.queries
         return verdict
 
-    def decide(self, problem: Any, completion: str, results: list[Any]) -> Verdict | list[Any]:
+    def decide(self, problem: Any, code: str | None, results: list[Any]) -> Verdict | list[Any]:
         if oracle.spec_of(get(problem, "id")) is not None:
-            return self._oracle_decide(problem, completion, results)
-        return self._decide_tests(problem, completion, results)
+            return self._oracle_decide(problem, code, results)
+        return self._decide_tests(problem, code, results)
 
-    def _decide_tests(self, problem: Any, completion: str, results: list[Any],
+    def _decide_tests(self, problem: Any, code: str | None, results: list[Any],
                       ) -> Verdict | list[Any]:
         tests = self._tests(problem)
         n = len(tests)
@@ -529,7 +523,7 @@ class QHackJudge:
                 budget -= cost
         pending = [(i, f[0]) for i, f in enumerate(first) if isinstance(f[0], _Pending)]
         if pending and len(results) == n:
-            return [self._trusted_job(problem, completion, tests, pending)]
+            return [self._trusted_job(problem, code, tests, pending)]
         outcomes: list[tuple[TestResult, dict | None]] = [
             f if isinstance(f[0], TestResult) else (None, None) for f in first]  # type: ignore
         if pending:
@@ -556,7 +550,7 @@ class QHackJudge:
                                           message="" if ok else f"{msg} (have {p.got[:200]!r}, "
                                           f"want {str(t['expected'])[:200]!r})",
                                           seconds=p.seconds), None)
-        return self._conclude(problem, completion, results, outcomes)
+        return self._conclude(problem, code, results, outcomes)
 
     @staticmethod
     def _checked(r: Any, count: int) -> list[dict] | None:
@@ -567,7 +561,7 @@ class QHackJudge:
             return None
         return out
 
-    def _conclude(self, problem: Any, completion: str, results: list[Any],
+    def _conclude(self, problem: Any, code: str | None, results: list[Any],
                   outcomes: list[tuple[TestResult, dict | None]]) -> Verdict:
         """The verdict from every test's outcome: AC, or the first failing test's status with
         its error-class evidence."""
@@ -588,10 +582,7 @@ class QHackJudge:
         err = outcomes[first][1]
         evidence = None
         if status not in ("TLE", "MLE", "WA"):
-            from ...codeblocks import extract_code
-
-            code = extract_code(completion or "", plain_ok=True) or ""
-            hall = find_hallucinated(code, get(problem, "pennylane_version"))
+            hall = find_hallucinated(code or "", get(problem, "pennylane_version"))
             # evidence for verdict.with_error_class, which gives the class: the names, or true
             # when only the message showed one
             klass = classify_exception(err or {}, hall)

@@ -5,8 +5,8 @@ proxy cannot check. ``jobs`` re-exports the function-test job modules."""
 
 from .judge import BENCHMARK, DEFAULT_TIME_LIMIT, WALL_FACTOR, QiskitHumanEvalJudge
 from .modes import UNSUPPORTED, check_mode
-from .program import build_program, candidate_program, check_source, completion_code
+from .program import build_program, candidate_program, check_source
 
 __all__ = ["BENCHMARK", "DEFAULT_TIME_LIMIT", "UNSUPPORTED", "WALL_FACTOR",
            "QiskitHumanEvalJudge", "build_program", "candidate_program", "check_mode",
-           "check_source", "completion_code"]
+           "check_source"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..base import WALL_FACTOR  # noqa: F401 - read by its tests and docs
 from ..function_test import FunctionTestJudge
 from ..function_test._judge import (  # noqa: F401 - the judge's bounds, read by its tests
     DEFAULT_TIME_LIMIT,
@@ -17,7 +18,6 @@ from ..function_test._judge import (  # noqa: F401 - the judge's bounds, read by
     MAX_ROUNDS,
     PRELOAD,
     ROUND_BUDGET,
-    WALL_FACTOR,
     _library_says_lacking,
 )
 from .modes import UNSUPPORTED, check_mode, task_number
@@ -38,8 +38,8 @@ class QiskitHumanEvalJudge(FunctionTestJudge):
     def test_source(self, problem: Any) -> str:
         return check_source(problem)
 
-    def program(self, problem: Any, completion: str) -> str:
-        return candidate_program(problem, completion)
+    def program(self, problem: Any, code: str) -> str:
+        return candidate_program(problem, code)
 
     def unjudgeable(self, problem: Any) -> str:
         if check_mode(problem) != "proxy":

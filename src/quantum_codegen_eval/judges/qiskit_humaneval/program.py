@@ -1,8 +1,8 @@
 """The programs of a task: what the candidate's job runs and what the trusted check runs.
 
-* the candidate's program: normal tasks ``prompt + completion`` (when the completion already
+* the candidate's program: normal tasks ``prompt + code`` (when the completion's code already
   defines ``entry_point`` at the top level it comes after the prompt, whose docstring-only stub
-  it replaces); hard tasks (the prompt is prose) just the completion;
+  it replaces); hard tasks (the prompt is prose) just the code;
 * the check's program: the prompt (normal tasks: its imports, which upstream tests rely on) and
   the test, without the test's own top-level ``check(...)`` call.
 
@@ -23,8 +23,6 @@ from __future__ import annotations
 import ast
 import re
 from typing import Any
-
-from ...codeblocks import extract_code
 
 #: what the scan of ``_defines`` stops at: a comment, a string's opening quote, a definition
 _LEX = re.compile(r"(#[^\n]*)|('''|\"\"\"|'|\")|^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)",
@@ -63,15 +61,9 @@ def _calls_check(test: str) -> bool:
     return bool(re.search(r"^check\s*\(", test, re.MULTILINE))
 
 
-def completion_code(completion: str) -> str:
-    """The code in a completion: fenced Python blocks if any, else the whole text."""
-    code = extract_code(completion, plain_ok=True)
-    return code if code is not None else ""
-
-
-def candidate_program(task: Any, completion: str) -> str:
-    """What the candidate's job runs before its function is called (no test in it)."""
-    code = completion_code(completion)
+def candidate_program(task: Any, code: str) -> str:
+    """What the candidate's job runs before its function is called (no test in it), with the
+    completion's ``code``."""
     if task.config == "hard" or _calls_check(task.test):
         return code
     if _defines(code, task.entry_point):
@@ -80,9 +72,9 @@ def candidate_program(task: Any, completion: str) -> str:
     return task.prompt.rstrip(" \t") + "\n" + code.lstrip("\n")
 
 
-def build_program(task: Any, completion: str) -> str:
+def build_program(task: Any, code: str) -> str:
     """The upstream single-process program (candidate program + test + ``check(...)``)."""
-    program = (candidate_program(task, completion).rstrip("\n") + "\n\n\n"
+    program = (candidate_program(task, code).rstrip("\n") + "\n\n\n"
                + task.test.rstrip("\n") + "\n")
     if not _calls_check(task.test):
         program += f"\n\ncheck({task.entry_point})\n"

@@ -33,8 +33,6 @@ def optimize(alpha, beta):
     params = np.random.uniform(0, np.pi, 4, requires_grad=True)
     opt = qml.AdamOptimizer(stepsize=0.1)
     steps = 150
-    for i in range(steps):
+    for _ in range(steps):
         params = opt.step(cost, params)
-        if i % 50 == 0:
-            print(f"step {i}: {-cost(params)}")
     return winning_prob(params, alpha, beta)
