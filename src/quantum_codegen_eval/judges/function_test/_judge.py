@@ -63,7 +63,9 @@ MAX_ROUNDS = 40
 #: jobs so far (both sides) are under this many times ``time_limit``; past it, a judge error
 ROUND_BUDGET = 10.0
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
-#: a candidate job's output larger than this is malformed (the sandbox caps files anyway)
+#: a candidate job's output larger than this is malformed (the sandbox caps files anyway); the
+#: evaluator holds every round's output until the verdict: past this in all a judge limitation
+#: (``transport``; three rounds of 11 MB each took the evaluator to 550 MB before)
 MAX_FRAMES_BYTES = 64 << 20
 #: the trusted job's report read back: its file-size limit (``Limits``), never reached by a
 #: report of the calls it needs
@@ -108,6 +110,7 @@ class _State:
     files: bytes | None = None
     const: list | None = None  # [value]: the program reported its entry point only returns it
     rounds: int = 0
+    frames_bytes: int = 0  # the program's output files of every round so far (held till done)
     last_from: int = -1
     wall: float = 0.0
     cpu: float = 0.0   # CPU seconds of every job so far (the round budget)
@@ -343,6 +346,13 @@ class FunctionTestJudge:
     def _after_candidate(self, problem: Any, st: _State, r: Any) -> Verdict | None:
         st.rounds += 1
         raw = r.files.get(runner.FRAMES_FILE, b"")
+        st.frames_bytes += len(raw)
+        if len(raw) <= MAX_FRAMES_BYTES < st.frames_bytes:  # the evaluator holds every round's
+            return self._judge_limitation(problem, st, "transport",
+                                          f"the program's results over {st.rounds} rounds "
+                                          f"have {st.frames_bytes:,} bytes, over the judge's "
+                                          f"{MAX_FRAMES_BYTES:,}: a limit of the transport, not "
+                                          "counted as the program's error")
         try:
             if len(raw) > MAX_FRAMES_BYTES:
                 raise ValueError(f"{len(raw)} bytes of output")

@@ -83,7 +83,12 @@ class Limits:
     iter_items: int = 500_000
     qubits: int = 1024
     clbits: int = 1 << 16
-    instructions: int = 2_000_000
+    #: a circuit's top-level instructions (a decoded instruction costs the reader ~0.7 KB: 800,000
+    #: took a check's process to 700 MB; 200,000 as QCoder's trusted check reads)
+    instructions: int = 200_000
+    #: a circuit's QPY (43-61 bytes an instruction, nested definitions included: 280,000
+    #: instructions in a custom gate's definition read back in 200 MB)
+    qpy_bytes: int = 12 << 20
     image_pixels: int = 16_000_000
 
 

@@ -181,18 +181,39 @@ class _Portable:
         return out
 
 
-def _qpy(circuit: Any) -> str:
+def _sendable(circuit: Any, bounds: Limits) -> Any:
+    """``circuit`` if the decoder will read it (qubits and top-level instructions within
+    ``bounds``), else a :class:`TransportLimit` before any QPY is written: the decoder refuses
+    it anyway, and writing it would cost the sender about 60 bytes an instruction."""
+    n = len(circuit.data)
+    if n > bounds.instructions or circuit.num_qubits > bounds.qubits:
+        raise TransportLimit(f"qiskit.circuit.QuantumCircuit of {circuit.num_qubits} qubits and "
+                             f"{n} instructions, over the {bounds.qubits} qubits and "
+                             f"{bounds.instructions} instructions the check reads")
+    return circuit
+
+
+def _qpy(circuit: Any, bounds: Limits) -> str:
+    """Base64 of the QPY of ``circuit`` (or of its portable copy), within ``bounds.qpy_bytes``."""
+    data = None
     try:
-        return b64(_dump_load(circuit))
+        data = _dump_load(circuit)
     except Exception as exc:
         error = exc
     for strict in (False, True):
+        if data is not None:
+            break
         try:
-            return b64(_dump_load(_Portable().circuit(circuit, strict=strict)))
+            data = _dump_load(_Portable().circuit(circuit, strict=strict))
         except Exception:
             pass
-    raise TransportLimit(f"qiskit.circuit.QuantumCircuit that QPY cannot carry "
-                         f"({type(error).__name__}: {str(error)[:200]})") from None
+    if data is None:
+        raise TransportLimit(f"qiskit.circuit.QuantumCircuit that QPY cannot carry "
+                             f"({type(error).__name__}: {str(error)[:200]})") from None
+    if len(data) > bounds.qpy_bytes:  # nested definitions: the top-level count says little
+        raise TransportLimit(f"qiskit.circuit.QuantumCircuit of {len(data):,} bytes of QPY, over "
+                             f"the {bounds.qpy_bytes:,} the check reads")
+    return b64(data)
 
 
 def _circuit_text(circuit: Any) -> str:
@@ -255,13 +276,16 @@ def _enc_qiskit(value: Any, enc: Encoder, depth: int) -> Any:
 
     if isinstance(value, QuantumCircuit):
         out = {"$": "circuit", "cls": type_name(value)}
-        out.update({"text": _circuit_text(value)} if enc.fp else {"qpy": _qpy(value)})
+        if enc.fp:
+            out["text"] = _circuit_text(value)
+        else:
+            out["qpy"] = _qpy(_sendable(value, enc.limits), enc.limits)
         return out
     if isinstance(value, Instruction):
         holder = QuantumCircuit(value.num_qubits, value.num_clbits)
         holder.append(value, range(value.num_qubits), range(value.num_clbits))
         out = {"$": "instruction"}
-        out.update({"text": _circuit_text(holder)} if enc.fp else {"qpy": _qpy(holder)})
+        out.update({"text": _circuit_text(holder)} if enc.fp else {"qpy": _qpy(holder, enc.limits)})
         return out
     q = _qinfo(value, enc)
     if q is not None:
@@ -381,6 +405,8 @@ def check_qpy_header(raw: bytes, bounds: Limits) -> None:
     from qiskit.qpy import QPY_VERSION
 
     head = struct.calcsize(_QPY_FILE)
+    if len(raw) > bounds.qpy_bytes:  # what QPY nests (definitions) is bounded by its bytes
+        raise WireError(f"circuit: {len(raw)} bytes of QPY, over {bounds.qpy_bytes}")
     if len(raw) < head + 9:
         raise WireError("circuit: QPY data too short")
     preface, version, _ma, _mi, _pa, programs, _sym = struct.unpack_from(_QPY_FILE, raw, 0)
@@ -401,11 +427,21 @@ def check_qpy_header(raw: bytes, bounds: Limits) -> None:
         raise WireError("circuit: QPY header claims more than the data holds")
 
 
+#: QPY bytes this process decoded so far: every circuit a check reads, over all its calls,
+#: shares ``Limits.qpy_bytes`` (three calls' 190,000 instructions each took it to 490 MB)
+_DECODED = [0]
+
+
 def _circuit(data: dict, budget: Decoder) -> Any:
     from qiskit import QuantumCircuit, qpy
 
     raw = unb64(data.get("qpy"), budget.limits)
     check_qpy_header(raw, budget.limits)
+    if _DECODED[0] + len(raw) > budget.limits.qpy_bytes:
+        raise TransportLimit(f"qiskit.circuit.QuantumCircuit: the circuits returned so far "
+                             f"have {_DECODED[0] + len(raw):,} bytes of QPY, over the "
+                             f"{budget.limits.qpy_bytes:,} the check reads")
+    _DECODED[0] += len(raw)
     try:
         circuits = qpy.load(io.BytesIO(raw))
     except Exception as exc:
