@@ -36,6 +36,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from quantum_codegen_eval.judges.jobs.wire import LIMITS
+
 #: the benchmarks, the problem each case judges and its config
 PROBLEMS = {
     "qhack": ("2023/tutorial_1", "all"),
@@ -62,9 +64,10 @@ PRINT = {bench: code.replace("):\n", "):\n    print('x' * 100_000_000)\n", 1)
          for bench, code in SOLUTIONS.items()}
 #: a solution returning (or building) a value of ``n`` items: ``HUGE_N`` gives an ``n`` just
 #: under and one just over the transport's bound (QHack: the codec's 2 M characters a string;
-#: QCoder: the 200 000 instructions its trusted check reads; the function tests: the codec's
-#: 200 000 instructions, ``wire.Limits.instructions``; the Katas test calls the function three
-#: times with a circuit it mutates, which shares the 12 MB of QPY a check reads in all)
+#: QCoder: the 200 000 instructions its trusted check reads; the function tests: 190 000
+#: instructions carried, and one over the codec's ``wire.Limits.instructions`` refused by the
+#: sender; the Katas test calls the function three times with a circuit it mutates, which
+#: shares the QPY bytes a check reads in all)
 RETURN = {
     "qhack": "def add_numbers(x, y):\n    return 'a' * {n}\n",
     "qcoder": ("from qiskit import QuantumCircuit\n\n\ndef solve():\n    qc = QuantumCircuit(1)\n"
@@ -76,7 +79,8 @@ RETURN = {
                       "    for _ in range({n}):\n        qc.z(q)\n    qc.x(q)\n    return qc\n"),
 }
 HUGE_N = {"qhack": (1_990_000, 2_100_000), "qcoder": (190_000, 210_000),
-          "qiskit_humaneval": (190_000, 210_000), "quantum_katas": (40_000, 210_000)}
+          "qiskit_humaneval": (190_000, LIMITS.instructions + 10_000),
+          "quantum_katas": (40_000, LIMITS.instructions + 10_000)}
 
 
 def caps() -> dict[str, int]:
@@ -182,7 +186,8 @@ def measure(bench: str, kind: str, size: int, data_dir: str) -> dict:
     untrusted = [mb for t, mb, _ in jobs if not t]
     return {"bench": bench, "kind": kind, "code_size": size, "completion_chars": len(text),
             "status": sample["status"],
-            "reason": (sample["verdict"].get("details") or {}).get("reason"),
+            # QHack names a FORMAT verdict's reason in details["format"]
+            "reason": (sample["verdict"].get("details") or {}).get("format"),
             "judge_limitation": sample.get("judge_limitation"),
             "judge_error": bool(sample.get("judge_error")),
             "message": (sample.get("message") or "")[:160],

@@ -194,6 +194,12 @@ JUDGE_LIMITATIONS = {
                     "the test finished",
     "transport": "a value passed between the task's test and the program is one the judge's "
                  "transport cannot carry",
+    "simulation": "the program's circuit is past what the judge's trusted check reads or "
+                  "simulates (QCoder: its size as written, qubits, gates after expansion, "
+                  "nesting, branching resets)",
+    "oracle_in_process": "the contest's own protocol, which builds the hidden oracle in the "
+                         "program's process, accepts the program; the judge, whose program never "
+                         "holds the oracle, does not (QHack 2022's hidden-oracle scripts)",
 }
 
 #: ``details["judge_limit"]`` kinds of results stored before the judge limitation outcome

@@ -115,6 +115,6 @@ def test_sample_jobs_run_in_a_worker_that_preloaded_their_framework():
     judge = sample.make_judge()
     for config, module in (("pennylane", "pennylane"), ("qiskit", "qiskit")):
         for problem in sample.problems(config).values():
-            (job,) = judge.jobs(problem, "```python\nx = 1\n```")
+            (job,) = judge.jobs(problem, "x = 1\n")
             assert module in job.preload
             assert ("pennylane" in job.preload) == (config == "pennylane")  # only where used

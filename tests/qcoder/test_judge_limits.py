@@ -3,7 +3,8 @@
 A circuit over the judge's output limits travels as its instruction tree (a block is its class
 name only); when even that is too large, the trusted stage checks what it still can (the
 instructions other than standard gates: blocks, non-gates, the banned gate) and otherwise names
-the limit as a judge error, never the program's RE."""
+the limit as a judge limitation (``simulation``: established by the trusted stage), never the
+program's RE."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def test_over_the_limits_what_remains_is_checked(qsandbox, qcoder_records, judge
                                       [(rec, _many_h()), (rec, _many_h(block)), (rec, _many_h(delay))])
     # correct, but too large to check: a judge error naming the limit (never AC, never RE)
     assert ok.judge_error and "judge limit" in ok.message, (ok.status, ok.message)
-    assert ok.error_class is None
+    assert ok.error_class is None and ok.judge_limitation == "simulation", ok.details
     # the forbidden instructions are still seen
     assert blocked.status == "UGE" and "UnitaryGate" in blocked.message, blocked.message
     assert delayed.status == "UGE" and "delay" in delayed.message, delayed.message
@@ -75,6 +76,9 @@ def test_a_limit_of_the_trusted_stage_is_a_judge_error(qsandbox, qcoder_records,
     (v,) = judge_many(qsandbox, QCoderJudge(), [(qcoder_records["QPC001_A1"], nested("h"))])
     assert v.judge_error and v.error_class is None, (v.status, v.message)
     assert "judge limit" in v.message and "nested deeper than 64" in v.message, v.message
+    # established by the trusted stage: a judge limitation, counted and left out of the pass@k
+    # without judge limitations (never the model's error)
+    assert v.judge_limitation == "simulation", v.details
 
 
 def test_the_output_limits_hold_when_the_program_patches_the_harness(

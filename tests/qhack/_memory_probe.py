@@ -9,23 +9,24 @@ import sys
 
 from quantum_codegen_eval.benchmarks import qhack
 from quantum_codegen_eval.execution import Sandbox
+from quantum_codegen_eval.judges.base import code_of
 
 
 def main(data_dir: str, challenge: str, program_file: str) -> None:
     record = qhack.problems("all", data_dir=data_dir)[challenge]
     judge = qhack.make_judge(env="era")
     with open(program_file, encoding="utf-8") as fh:
-        completion = fh.read()
+        code = code_of(judge, fh.read())  # the driver's extraction
     with Sandbox() as sb:
-        jobs = judge.jobs(record, completion)
+        jobs = judge.jobs(record, code)
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         results = [sb.run_job(j) for j in jobs]
-        step = judge.decide(record, completion, results)
+        step = judge.decide(record, code, results)
         trusted = None
         if isinstance(step, list):
             extra = [sb.run_job(j) for j in step]
             trusted = max(r.peak_memory_mb for r in extra)
-            step = judge.decide(record, completion, results + extra)
+            step = judge.decide(record, code, results + extra)
         after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps({"status": step.status, "message": step.message[:500],
                       "judge_error": step.details.get("judge_error"),

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from quantum_codegen_eval.benchmarks import qhack
-from quantum_codegen_eval.judges.base import judge_one
+from quantum_codegen_eval.judges.base import code_of, judge_one
 from quantum_codegen_eval.judges.qhack import unfilled_solution
 from quantum_codegen_eval.verdict import with_error_class
 
@@ -91,7 +91,7 @@ def test_format_errors(judge, tutorial_1):
                          ("```python\ndef add_numbers(x, y)\n    return 1\n```", "syntax_error"),
                          ("```python\ndef add(x, y):\n    return x + y\n```", "missing_functions"),
                          ("```text\nonly prose\n```", "no_code")]:
-        v = judge.jobs(tutorial_1, text)
+        v = judge.jobs(tutorial_1, code_of(judge, text))  # the driver's extraction, then the judge
         assert not isinstance(v, list) and v.status == "FORMAT", text
         # the judge reports no class; the one path (judge_one, evaluate) gives it
         assert v.error_class is None and with_error_class(v).error_class == "formatting"

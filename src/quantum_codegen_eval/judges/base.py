@@ -417,8 +417,9 @@ def judge_limitation(judge: Any, problem_id: str, reason: str, message: str, *,
     ``details["judge_limitation"]`` is the short ``reason`` kind (``verdict.JUDGE_LIMITATIONS``),
     ``details`` the rest of ``Verdict.details``. Never a pass, never an error class; the report
     lists it by reason and gives pass@k also without these samples. Only for what the judge
-    itself established (its own bounds, its trusted jobs), never for what the program's process
-    reported: that could be forged to leave a failure out of pass@k."""
+    itself established (its own bounds, its trusted jobs, or the contest's own rule applied by the
+    judge to the program's answer: QHack's ``oracle_in_process``), never for what the program's
+    process reported: that could be forged to leave a failure out of pass@k."""
     if reason not in JUDGE_LIMITATIONS:
         raise ValueError(f"unknown judge limitation {reason!r}; expected one of "
                          f"{sorted(JUDGE_LIMITATIONS)}")

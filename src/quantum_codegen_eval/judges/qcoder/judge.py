@@ -72,6 +72,10 @@ class CaseResult:
     #: the partial-credit fidelity of this test (``compare.fidelity``; None: not simulated, or
     #: a problem without one target)
     credit: float | None = None
+    #: a limit of the judge's simulation, established by the trusted stage (``check.JUDGE_LIMIT``):
+    #: the sample's judge limitation ``simulation``; a limit the harness reports from the
+    #: program's process stays a judge error (it could be forged)
+    simulation_limit: bool = False
 
 
 @dataclass
@@ -290,6 +294,9 @@ class QCoderJudge:
                         if res.status == worst and not res.judge_error), None)
         if worst == "AC":  # every test the judge could decide passed
             failing = next(((c, res) for c, res in outcomes if res.judge_error), None)
+        if failing and failing[1].simulation_limit:
+            return judge_limitation(self, problem.id, "simulation", failing[1].message,
+                                    tests=tests, tests_total=len(cases), timings=timings)
         if failing and failing[1].judge_error:
             return judge_error(self, problem.id, failing[1].message.removeprefix("judge error: "),
                                tests=tests, tests_total=len(cases), timings=timings)
@@ -388,7 +395,9 @@ def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
             d["status"], str(d.get("message") or "")[:3000],
             _num(d.get("fidelity"), float), _num(d.get("depth"), int), _str(d.get("gate")),
             _num(d.get("queries"), int), judge_error=d.get("judge_error") is True,
-            credit=_fraction(d.get("credit")))
+            credit=_fraction(d.get("credit")),
+            simulation_limit=d.get("judge_error") is True
+            and str(d.get("message") or "").startswith(check.JUDGE_LIMIT))
     failure = None
     if started is not None:
         why = {"memory": "its memory limit", "timeout": "its time limit"}.get(r.status, r.status)

@@ -55,6 +55,10 @@ STARTUP_ALLOWANCE = 10.0
 WALL_STARTUP = 30.0
 #: CPU seconds of the trusted check job
 TRUSTED_CPU = 60.0
+#: the job-id suffix of a hidden-oracle script run as the contest ran it (the oracle in the
+#: program's process): a stage after rounds that did not accept, which tells a program the
+#: contest accepts (a judge limitation, ``oracle_in_process``) from one it rejects
+CONTEST_JOB = "::contest"
 #: largest result file read back (bytes); larger is a wrong answer (output too large)
 MAX_RESULT_BYTES = 48_000_000
 #: largest trusted check file read back: the trusted job's file-size limit (``Limits``)
@@ -130,7 +134,7 @@ class QHackJudge:
     #: random choices are seeded (docs/evaluate.md)
     deterministic = True
     #: a plain challenge takes two stages (program, trusted check); a hidden oracle more
-    max_stages = max(2, oracle.STAGES)
+    max_stages = max(2, oracle.STAGES + 1)  # the rounds, then the contest's protocol
 
     def __init__(self, env: str = "era", *, python: str | None = None, time_scale: float = 1.0,
                  startup_allowance: float = STARTUP_ALLOWANCE, memory_mb: int = 4096,
@@ -227,8 +231,11 @@ class QHackJudge:
         return list(get(problem, "tests")) or [{"name": "run only", "input": "",
                                                 "expected": None}]
 
-    def program_jobs(self, problem: Any, solution: str) -> list[Any]:
-        """One untrusted job per public test (a run-only job when the challenge has none)."""
+    def program_jobs(self, problem: Any, solution: str, *, contest: bool = False) -> list[Any]:
+        """One untrusted job per public test (a run-only job when the challenge has none);
+        ``contest``: a hidden-oracle script run as the contest ran it (the driver on the test's
+        input, the oracle built in the program's process), job ids ending in
+        :data:`CONTEST_JOB`."""
         from ...execution.types import Job
 
         rewrite = self._rewrite()
@@ -246,7 +253,7 @@ class QHackJudge:
         elif trust == checks.CIRCUIT:
             emit = circuits.CIRCUIT_CHECKS[get(problem, "id")].emit
         limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
-        if oracle.spec_of(get(problem, "id")) is not None:  # hidden oracle: queried in rounds
+        if oracle.spec_of(get(problem, "id")) is not None and not contest:  # queried in rounds
             return [self._oracle_job(problem, parts, driver, i, [])
                     for i in range(len(self._tests(problem)))]
         jobs = []
@@ -256,7 +263,8 @@ class QHackJudge:
                     "live_check": live, "emit": emit, "record": rec,
                     "shims": rewrite is not None, "seed": self.test_seed(problem, i)}
             jobs.append(Job(source, hash_seed=job_hash_seed(self.seed),
-                            id=f"{get(problem, 'id')}::{t['name']}",
+                            id=f"{get(problem, 'id')}::{t['name']}"
+                               + (CONTEST_JOB if contest else ""),
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
                             python=python, preload=PRELOAD, limits=limits))
         return jobs
@@ -483,6 +491,8 @@ class QHackJudge:
         solution = prepare(problem, code or "").source
         parts = program_parts(problem, solution, rewrite=rewrite)
         driver = get(problem, "driver") if rewrite is None else rewrite(get(problem, "driver"))
+        contest = [r for r in results if str(getattr(r, "id", "")).endswith(CONTEST_JOB)]
+        results = results[:len(results) - len(contest)]
         out = oracle.step(
             len(self._tests(problem)), results, RESULT_FILE,
             lambda r, count: oracle.answers_in(r, CHECKED_FILE, count),
@@ -496,8 +506,22 @@ class QHackJudge:
         verdict = self._decide_tests(problem, code, out.results)
         if not isinstance(verdict, Verdict):  # a 2022 script has no trusted check stage
             return judge_error(self, get(problem, "id"), "unexpected stage after the rounds")
-        verdict.timings = run_timings(results)
+        verdict.timings = run_timings(results + contest)
         verdict.details["oracle_queries"] = out.queries
+        if verdict.status in ("AC", "FORMAT") or verdict.judge_error:
+            return verdict
+        if not contest:  # would the contest, whose program held the oracle, accept it?
+            return self.program_jobs(problem, solution, contest=True)
+        upstream = self._decide_tests(problem, code, contest)
+        if isinstance(upstream, Verdict) and upstream.status == "AC":
+            return judge_limitation(
+                self, get(problem, "id"), "oracle_in_process",
+                f"judge limitation: the contest's protocol (its driver on the test's input, the "
+                f"oracle built in the program's process) accepts this program; this judge's "
+                f"rounds, where the program never holds the oracle, give {verdict.status}: "
+                f"{verdict.message}"[:4000],
+                tests=verdict.tests, timings=verdict.timings,
+                rounds_status=verdict.status, oracle_queries=out.queries)
         return verdict
 
     def decide(self, problem: Any, code: str | None, results: list[Any]) -> Verdict | list[Any]:
