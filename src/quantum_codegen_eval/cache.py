@@ -16,7 +16,8 @@ import stat
 from pathlib import Path
 
 #: the kinds of things kept, one sub-folder each
-KINDS = ("envs", "api-index-envs", "downloads", "datasets", "codebleu-ref", "pythons")
+KINDS = ("envs", "api-index-envs", "downloads", "datasets", "hf-datasets", "codebleu-ref",
+         "pythons")
 
 
 def world_traversable(path: Path) -> bool:

@@ -182,8 +182,10 @@ def _rows(path: Path) -> Iterator[dict[str, Any]]:
 def _dataset_rows(folder: Path) -> Iterator[dict[str, Any]]:
     import datasets
 
+    from .datasets_cache import hf_cache_for
+
     try:
-        data = datasets.load_dataset(str(folder))
+        data = datasets.load_dataset(str(folder), cache_dir=hf_cache_for(folder))
     except Exception as exc:  # noqa: BLE001 - any unreadable folder is one line
         raise CorpusError(f"corpus {folder}: not a readable dataset folder "
                           f"({type(exc).__name__}: {str(exc)[:200]})") from None

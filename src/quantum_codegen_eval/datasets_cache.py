@@ -59,7 +59,25 @@ def load_folder(folder: str | Path, benchmark: str, config: str, split: str) -> 
             f"{folder} is not a {benchmark} dataset folder: it holds the configs "
             f"{', '.join(declared) or '(none)'}, not {benchmark}'s {config!r} (another "
             f"benchmark's folder?); pass the folder `qce build {benchmark} --out DIR` wrote")
-    return datasets.load_dataset(str(folder), config, split=split)
+    return datasets.load_dataset(str(folder), config, split=split, cache_dir=hf_cache_for(folder))
+
+
+def hf_cache_for(path: str | Path) -> str:
+    """The ``datasets`` cache folder for a local dataset folder or file as it is now.
+
+    ``datasets`` keys the cache of a local folder by its name and its files' relative patterns,
+    not by its path or contents (datasets 5.2): two folders both named ``dataset``, or one folder
+    rebuilt with other rows, read back the rows cached first (a PennySynth dataset built on
+    PennyLane 0.42 read back as 0.45's). Here the key is the path and every file's name, size
+    and modification time, so a rebuilt or another folder is read afresh."""
+    path = Path(path).resolve()
+    digest = hashlib.sha256(str(path).encode("utf-8", "surrogatepass"))
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for f in files:
+        st = f.stat()
+        digest.update(f"\0{f.relative_to(path) if path.is_dir() else f.name}\0{st.st_size}"
+                      f"\0{st.st_mtime_ns}".encode("utf-8", "surrogatepass"))
+    return str(private_dir("hf-datasets") / digest.hexdigest()[:24])
 
 
 def _card_configs(card: Path) -> list[str] | None:

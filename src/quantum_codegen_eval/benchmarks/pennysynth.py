@@ -85,6 +85,8 @@ def load(config: str | None = None, *, data_dir: Any = None, split: str | None =
     """
     import datasets
 
+    from ..datasets_cache import hf_cache_for
+
     if config not in (None, *CONFIGS):
         raise ValueError(f"unknown pennysynth config {config!r}; expected one of {CONFIGS}")
     split = split or SPLIT
@@ -98,9 +100,10 @@ def load(config: str | None = None, *, data_dir: Any = None, split: str | None =
             kind = {".jsonl": "json", ".json": "json", ".parquet": "parquet"}.get(path.suffix)
             if kind is None:
                 raise ValueError(f"pennysynth: {path} is not .jsonl, .json or .parquet")
-            ds = datasets.load_dataset(kind, data_files={split: str(path)}, split=split)
+            ds = datasets.load_dataset(kind, data_files={split: str(path)}, split=split,
+                                       cache_dir=hf_cache_for(path))
         elif path.is_dir():
-            ds = datasets.load_dataset(str(path), split=split)
+            ds = datasets.load_dataset(str(path), split=split, cache_dir=hf_cache_for(path))
         else:
             raise FileNotFoundError(f"pennysynth: {path} does not exist")
     missing = [c for c in REQUIRED if c not in ds.column_names]
