@@ -8,7 +8,10 @@ kind are built just under and just over the benchmark's size cap (:func:`caps`) 
 evaluated in a fresh process (``quantum_codegen_eval.evaluate``, real sandbox jobs), which
 reports:
 
-* ``parent_mb``: the evaluator process's peak RSS (``ru_maxrss``, judging and scoring);
+* ``parent_mb``: the evaluator process's peak RSS (``VmHWM``, judging and scoring; not
+  ``ru_maxrss``, which a process started from a large one inherits: Linux keeps the forking
+  parent's RSS as the child's high-water mark across ``exec``, so from a 716 MB pytest every case
+  read 716 MB);
 * ``trusted_mb``: the largest peak RSS of a *trusted* sandbox job (the judge's own code on the
   program's data; the sandbox reports every job's ``peak_memory_mb``); the untrusted jobs'
   (``untrusted_mb``) are shown too but are the candidate's, bounded by their own limit;
@@ -145,7 +148,6 @@ def cases(benches=None, kinds=None, margin: int = 2000) -> list[tuple[str, str, 
 
 def measure(bench: str, kind: str, size: int, data_dir: str) -> dict:
     """In this process: evaluate one completion, then time each metric on it."""
-    import resource
 
     from quantum_codegen_eval import evaluate
     from quantum_codegen_eval.benchmarks.base import get
@@ -191,11 +193,20 @@ def measure(bench: str, kind: str, size: int, data_dir: str) -> dict:
             "judge_limitation": sample.get("judge_limitation"),
             "judge_error": bool(sample.get("judge_error")),
             "message": (sample.get("message") or "")[:160],
-            "parent_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "parent_mb": _peak_rss_mb(),
             "trusted_mb": max(trusted, default=0.0), "untrusted_mb": max(untrusted, default=0.0),
             "jobs": [(t, mb, st) for t, mb, st in jobs], "judge_s": round(judge_s, 2),
             "score_cpu_s": metric_s, "score_total_cpu_s": round(sum(metric_s.values()), 2),
             "metrics_truncated": bool(scored.get("metrics_truncated"))}
+
+
+def _peak_rss_mb() -> float:
+    """This process's peak RSS since its ``exec`` (``VmHWM`` of /proc/self/status), in MB."""
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    raise RuntimeError("no VmHWM in /proc/self/status")
 
 
 def run_case(bench: str, kind: str, size: int, data_dir: str, timeout: float = 900) -> dict:

@@ -1,8 +1,8 @@
 """Issue 36: no single completion takes the evaluator over 500 MB of RSS (its own process or a
 trusted job) or a few seconds of scoring, in any judge; past a size cap it is a verdict.
 
-Each case is ``timing/completion_bounds.py``'s: worst-case completions of six kinds just under and
-just over each benchmark's cap (and values just under and over what crosses to the trusted
+Each case is ``timing/completion_bounds.py``'s: worst-case completions of three of its kinds just
+under and just over each benchmark's cap (and values just under and over what crosses to the trusted
 stage), each evaluated in a fresh process through the real sandbox."""
 
 from __future__ import annotations
@@ -28,8 +28,15 @@ def data_dirs(github_url, tmp_path_factory):
     return cb.build(tmp_path_factory.mktemp("bounds"), list(cb.PROBLEMS))
 
 
-@pytest.mark.parametrize(("bench", "kind", "size"), cb.cases(),
-                         ids=[f"{b}-{k}-{s}" for b, k, s in cb.cases()])
+#: the kinds the test runs (each under and over every cap; about 25 s a case here): the costliest
+#: to parse (nested brackets), to print and to return. ``timing/completion_bounds.py`` runs all
+#: seven kinds (the figures in the benchmark pages)
+KINDS = ("nested", "huge_print", "huge_return")
+CASES = cb.cases(kinds=KINDS)
+
+
+@pytest.mark.parametrize(("bench", "kind", "size"), CASES,
+                         ids=[f"{b}-{k}-{s}" for b, k, s in CASES])
 def test_one_completion_stays_within_the_bounds(data_dirs, bench, kind, size):
     r = cb.run_case(bench, kind, size, data_dirs[bench])
     assert r["parent_mb"] < cb.MAX_RSS_MB, r
