@@ -62,8 +62,8 @@ def test_each_judge_signs_its_verdict_options():
     assert QHackJudge(env="current").signature()["env"] == "current"
     q = QCoderJudge(seed=7, secret="do-not-publish").signature()
     assert q["seed"] == 7 and "do-not-publish" not in json.dumps(q)
-    assert QiskitHumanEvalJudge(time_limit=12.0).signature() == {"time_limit": 12.0,
-                                                                   "memory_mb": 4096}
+    assert QiskitHumanEvalJudge(time_limit=12.0, seed=3).signature() == {
+        "time_limit": 12.0, "memory_mb": 4096, "seed": 3, "hash_seed": 3}
 
 
 def test_era_environments_come_from_their_stamps():

@@ -14,6 +14,12 @@ names = {"cx", "h", "rz", "ry", "swap", "ccx", "measure", "barrier", "u", "sx", 
 print(",".join(names), random.random(), os.environ.get("PYTHONHASHSEED"), sys.flags.no_user_site)
 """
 NUMPY = "import numpy\nprint(numpy.random.rand(), numpy.random.randint(1 << 30))\n"
+# numpy's unseeded generators: default_rng() (twice: two streams), a reference taken by name at
+# import, and a generator a module made at import (Qiskit's DEFAULT_RNG, made in the zygote)
+STREAMS = ("import numpy\nfrom numpy.random import default_rng\n"
+           "from qiskit.quantum_info.operators.random import DEFAULT_RNG\n"
+           "print(numpy.random.rand(), numpy.random.default_rng().random(),\n"
+           "      numpy.random.default_rng().random(), default_rng().random(), DEFAULT_RNG.random())\n")
 
 
 @pytest.mark.parametrize("fresh", [False, True])
@@ -40,6 +46,21 @@ def test_numpy_global_rng_seeded_in_every_worker():
     with Sandbox(workers=2, preload=("numpy",), wall_time=10, hash_seed=3) as sb:
         results = sb.run_jobs([Job(NUMPY, id=str(i)) for i in range(4)])
     assert len({r.stdout for r in results}) == 1, [r.stdout + r.stderr for r in results]
+
+
+@pytest.mark.parametrize("fresh,preload", [(False, ("numpy", "qiskit")), (False, ()),
+                                           (True, ())])
+def test_unseeded_numpy_generators_come_from_the_seed(fresh, preload):
+    """Preloaded or imported by the program, in a zygote's child or a fresh interpreter."""
+    outs = []
+    for seed in (3, 3, 4):
+        with Sandbox(workers=2, preload=preload, wall_time=60, fresh=fresh, hash_seed=seed) as sb:
+            results = sb.run_jobs([Job(STREAMS, id=str(i)) for i in range(2)])
+        assert {r.status for r in results} == {"ok"}, [r.stderr[-500:] for r in results]
+        outs.append({r.stdout for r in results})
+    assert len(outs[0]) == 1 and outs[0] == outs[1] and outs[2] != outs[0], outs
+    draws = outs[0].pop().split()
+    assert len(set(draws)) == len(draws)  # two default_rng() calls: two streams
 
 
 def test_the_workers_own_modules_do_not_shadow_the_stdlib(light_sandbox):

@@ -554,12 +554,89 @@ def enter_child(spec):
     # unseeded draws come from the run's seed: the same in every worker and every run
     seed = int(spec.get("seed", 0))
     random.seed(seed)
+    _NUMPY_SEED[0] = seed
     np_random = sys.modules.get("numpy.random")
-    if np_random is not None:  # the legacy global RNG is not reseeded at fork (random's is)
-        try:
-            np_random.seed(seed)
-        except Exception:
-            pass
+    if np_random is not None:
+        seed_numpy(np_random)
+    else:  # the program may import it later (no preload, a fresh interpreter)
+        sys.meta_path.insert(0, _SeedNumpyOnImport())
+
+
+# ---------------------------------------------------------------- numpy's unseeded draws
+
+_NUMPY_SEED = [0]     # the run's seed, set in each job
+_NUMPY_STREAMS = [0]  # unseeded generators made so far in this job
+_MODULE_GENERATORS = []  # (module, attribute): generators the preloaded modules made at import
+
+
+def _default_rng(original):
+    def default_rng(seed=None):
+        """numpy's ``default_rng``; unseeded, the next stream derived from the run's seed."""
+        if seed is None:
+            _NUMPY_STREAMS[0] += 1
+            seed = [_NUMPY_SEED[0], _NUMPY_STREAMS[0]]
+        return original(seed)
+
+    default_rng.__doc__ = original.__doc__
+    default_rng.qce_original = original
+    return default_rng
+
+
+def hook_numpy(np_random):
+    """Route unseeded ``default_rng()`` through the run's seed: numpy's own and every module's
+    reference to it (``from numpy.random import default_rng``); note the generators modules
+    made at import (reseeded in each job). Once per process, in the zygote after preload."""
+    original = getattr(np_random, "default_rng", None)
+    if original is None or hasattr(original, "qce_original"):
+        return
+    wrapper = _default_rng(original)
+    generator = np_random.Generator
+    for name, module in list(sys.modules.items()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for attr, value in list(namespace.items()):
+            if value is original:
+                namespace[attr] = wrapper
+            elif type(value) is generator and not name.startswith("numpy"):
+                _MODULE_GENERATORS.append((module, attr))
+
+
+def seed_numpy(np_random):
+    """Seed numpy's legacy global generator (not reseeded at fork, unlike ``random``), its
+    unseeded ``default_rng()`` streams and the module generators from the run's seed."""
+    try:
+        hook_numpy(np_random)
+        np_random.seed(_NUMPY_SEED[0])
+        _NUMPY_STREAMS[0] = 0
+        original = np_random.default_rng.qce_original
+        for i, (module, attr) in enumerate(_MODULE_GENERATORS):
+            fresh = original([_NUMPY_SEED[0], 0, i])
+            getattr(module, attr).bit_generator.state = fresh.bit_generator.state
+    except Exception:
+        pass
+
+
+class _SeedNumpyOnImport:
+    """A meta path finder that seeds ``numpy.random`` when the program first imports it."""
+
+    def find_spec(self, name, path, target=None):
+        if name != "numpy.random":
+            return None
+        sys.meta_path.remove(self)
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, path, target) if find is not None else None
+            if spec is not None and spec.loader is not None:
+                execute = spec.loader.exec_module
+
+                def exec_module(module, execute=execute):
+                    execute(module)
+                    seed_numpy(module)
+
+                spec.loader.exec_module = exec_module
+                return spec
+        return None
 
 
 # ---------------------------------------------------------------- cleanup
@@ -790,6 +867,8 @@ def zygote(control_fd, config):
         except BaseException:
             pass
     plugins = warm_plugins(preloaded) if config.get("warm_entry_points", True) else 0
+    if "numpy.random" in sys.modules:
+        hook_numpy(sys.modules["numpy.random"])
     atexit.register = _ATEXIT_REGISTER
     net = "not requested"
     if config.get("unshare_net"):

@@ -45,6 +45,7 @@ from ...verdict import TestResult, Verdict
 from .. import _embed
 from ..base import (
     Evidence,
+    job_hash_seed,
     judge_error,
     judge_limitation,
     limit_status,
@@ -160,7 +161,8 @@ class FunctionTestJudge:
     :meth:`functions`, :meth:`classes`, :meth:`tests`, :meth:`stub_returns`,
     :meth:`unjudgeable` and :meth:`task_details`. ``time_limit``: CPU seconds per job;
     ``preload``: what the sandbox worker imports once before forking a problem's jobs, or a
-    function of the problem giving it. The problem needs ``task_id`` and ``entry_point``; its
+    function of the problem giving it; ``seed``: every job's hash seed and the source of its
+    unseeded draws (numpy's, Aer's shots), recorded in the signature. The problem needs ``task_id`` and ``entry_point``; its
     ``config`` (if any) names the jobs.
 
     >>> from dataclasses import dataclass
@@ -178,6 +180,7 @@ class FunctionTestJudge:
     memory_mb: int = 4096
     benchmark: str = ""
     preload: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = PRELOAD
+    seed: int = 0
 
     #: ``"check"``: the test defines ``check(candidate)``; ``"tests"``: the test functions of
     #: :meth:`tests` are called in order, the candidate's functions bound as globals
@@ -241,7 +244,8 @@ class FunctionTestJudge:
 
     def signature(self) -> dict[str, Any]:
         """The options that can change a verdict (``judges.base.Judge.signature``)."""
-        return {"time_limit": self.time_limit, "memory_mb": self.memory_mb}
+        return {"time_limit": self.time_limit, "memory_mb": self.memory_mb, "seed": self.seed,
+                "hash_seed": job_hash_seed(self.seed)}
 
     @property
     def _the_test(self) -> str:
@@ -275,7 +279,7 @@ class FunctionTestJudge:
         return Job(source, id=f"{self._job_id(problem)}:t{st.rounds}",
                    files={trusted.KNOWN_FILE: known, trusted.RESULTS_FILE: body},
                    collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self._preload(problem),
-                   trusted=True)
+                   hash_seed=job_hash_seed(self.seed), trusted=True)
 
     def _candidate_job(self, problem: Any, code: str, st: _State):
         from ...execution import Job
@@ -292,7 +296,8 @@ class FunctionTestJudge:
             calls.append(ask)
         return Job(source, id=f"{self._job_id(problem)}:u{st.rounds + 1}",
                    files={runner.CALLS_FILE: json.dumps(calls)},
-                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self._preload(problem))
+                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self._preload(problem),
+                   hash_seed=job_hash_seed(self.seed))
 
     def jobs(self, problem: Any, code: str | None) -> list[Any] | Verdict:
         code = code or ""

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from ...jobs import wire
+from ...jobs import simulator_seeds, wire
 from ...jobs.memory import ran_out_of_memory
 from . import frames
 from .codec import CODEC
@@ -125,6 +125,7 @@ def main(program, entry_point, classes=(), callbacks=False):
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.close(null)
+    simulator_seeds.seed_aer("candidate")
     # a real file, as upstream's program is: __file__, inspect.getsource and tracebacks work
     path = os.path.abspath(PROGRAM_FILE)
     Path(path).write_text(program, encoding="utf-8")

@@ -11,8 +11,8 @@ stand-in: the candidate's own earlier result for the same arguments, else a plac
 first use ends the speculation), so that one round of the candidate's job answers many calls.
 The outcome goes to ``__qce_trusted.json``.
 
-Random seeds (``random``, ``numpy``'s legacy and ``default_rng(None)``) are fixed, so a replay
-asks the same calls in the same order. Failures of the proxy itself (malformed or unsupported
+Random seeds (``random``, ``numpy``'s legacy and ``default_rng(None)``, Aer's shots) are fixed,
+so a replay asks the same calls in the same order. Failures of the proxy itself (malformed or unsupported
 payloads, the program dying in a call) are ``BaseException`` subclasses, so a test's
 ``except Exception`` cannot swallow them.
 """
@@ -23,7 +23,7 @@ import re
 import sys
 from pathlib import Path
 
-from ...jobs import wire, wire_qiskit
+from ...jobs import simulator_seeds, wire, wire_qiskit
 from ...jobs.memory import ran_out_of_memory
 from . import frames
 from .codec import CODEC
@@ -71,28 +71,16 @@ class Pending:
 
 
 def _seed():
+    """The test's global random states, the same in every replay (unseeded ``default_rng()``
+    and module generators: the sandbox derives them from the run's seed; Aer's shots:
+    :mod:`...jobs.simulator_seeds`)."""
     import random
 
     import numpy as np
 
     random.seed(1234)
     np.random.seed(1234)
-    original = np.random.default_rng
-    counter = [0]
-
-    def default_rng(seed=None):
-        if seed is None:
-            counter[0] += 1
-            seed = 1234 + counter[0]
-        return original(seed)
-
-    np.random.default_rng = default_rng
-    # module-level generators made at import time (qiskit.quantum_info's DEFAULT_RNG, ...)
-    for mod_name in sorted(sys.modules):
-        mod = sys.modules.get(mod_name)
-        for attr, value in list(getattr(mod, "__dict__", {}).items()):
-            if isinstance(value, np.random.Generator):
-                setattr(mod, attr, default_rng())
+    simulator_seeds.seed_aer("trusted")
 
 
 def rng_state():
