@@ -31,7 +31,7 @@ lint: install
 	$(VENV)/bin/python -m ruff check $(LINTED)
 
 test: lint
-	$(VENV)/bin/python -m pytest --all
+	$(VENV)/bin/python -m pytest --all --durations=25
 
 test-fast: lint
 	$(VENV)/bin/python -m pytest -n auto --dist loadfile
