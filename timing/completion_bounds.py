@@ -9,9 +9,7 @@ evaluated in a fresh process (``quantum_codegen_eval.evaluate``, real sandbox jo
 reports:
 
 * ``parent_mb``: the evaluator process's peak RSS (``VmHWM``, judging and scoring; not
-  ``ru_maxrss``, which a process started from a large one inherits: Linux keeps the forking
-  parent's RSS as the child's high-water mark across ``exec``, so from a 716 MB pytest every case
-  read 716 MB);
+  ``ru_maxrss``, which a process started from a large one inherits: tests/support/peak_rss.py);
 * ``trusted_mb``: the largest peak RSS of a *trusted* sandbox job (the judge's own code on the
   program's data; the sandbox reports every job's ``peak_memory_mb``); the untrusted jobs'
   (``untrusted_mb``) are shown too but are the candidate's, bounded by their own limit;
@@ -33,13 +31,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from quantum_codegen_eval.judges.jobs.wire import LIMITS
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
+from peak_rss import run_fresh  # noqa: E402
 
 #: the benchmarks, the problem each case judges and its config
 PROBLEMS = {
@@ -193,29 +193,16 @@ def measure(bench: str, kind: str, size: int, data_dir: str) -> dict:
             "judge_limitation": sample.get("judge_limitation"),
             "judge_error": bool(sample.get("judge_error")),
             "message": (sample.get("message") or "")[:160],
-            "parent_mb": _peak_rss_mb(),
             "trusted_mb": max(trusted, default=0.0), "untrusted_mb": max(untrusted, default=0.0),
             "jobs": [(t, mb, st) for t, mb, st in jobs], "judge_s": round(judge_s, 2),
             "score_cpu_s": metric_s, "score_total_cpu_s": round(sum(metric_s.values()), 2),
             "metrics_truncated": bool(scored.get("metrics_truncated"))}
 
 
-def _peak_rss_mb() -> float:
-    """This process's peak RSS since its ``exec`` (``VmHWM`` of /proc/self/status), in MB."""
-    with open("/proc/self/status", encoding="ascii") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    raise RuntimeError("no VmHWM in /proc/self/status")
-
-
 def run_case(bench: str, kind: str, size: int, data_dir: str, timeout: float = 900) -> dict:
-    """``measure`` in a fresh interpreter (its peak RSS is this case's alone)."""
-    out = subprocess.run([sys.executable, __file__, "--case", bench, kind, str(size), data_dir],
-                         capture_output=True, text=True, timeout=timeout)
-    if out.returncode != 0:
-        raise RuntimeError(f"{bench} {kind} {size}: exit {out.returncode}\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    """``measure`` in a fresh interpreter, with its peak RSS (``parent_mb``: this case's alone)."""
+    peak = run_fresh(measure, bench, kind, size, data_dir, timeout=timeout)
+    return {**peak.result, "parent_mb": peak.peak_mb}
 
 
 def build(root: Path, benches) -> dict[str, str]:
@@ -232,11 +219,6 @@ def build(root: Path, benches) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] == "--case":
-        bench, kind, size, data_dir = argv[1:5]
-        print(json.dumps(measure(bench, kind, int(size), data_dir)))
-        return 0
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", nargs="*", choices=list(PROBLEMS))
     ap.add_argument("--kind", nargs="*", choices=KINDS)

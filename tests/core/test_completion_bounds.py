@@ -3,7 +3,8 @@ trusted job) or a few seconds of scoring, in any judge; past a size cap it is a 
 
 Each case is ``timing/completion_bounds.py``'s: worst-case completions of three of its kinds just
 under and just over each benchmark's cap (and values just under and over what crosses to the trusted
-stage), each evaluated in a fresh process through the real sandbox."""
+stage), each evaluated through the real sandbox in a fresh process, whose peak RSS is read as its
+``VmHWM`` (``cb.run_case``: tests/support/peak_rss.py)."""
 
 from __future__ import annotations
 

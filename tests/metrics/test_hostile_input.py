@@ -13,6 +13,7 @@ import warnings
 from types import SimpleNamespace
 
 import pytest
+from peak_rss import run_fresh, start_window
 from rouge_score.rouge_scorer import _lcs_table
 
 from quantum_codegen_eval.codeblocks import extract_all_blocks, extract_code
@@ -234,21 +235,32 @@ def test_linear_fence_scanner_matches_the_regex():
         assert [tuple(b) for b in _blocks(text)] == want, repr(text)
 
 
+#: 164 KB of brackets nested 3000 deep with one stray character
+NESTED_STRAY = "x = " + "[1, " * 3000 + "$" + ", 2" * 50_000 + "]" * 3000 + "\n"
+
+
+def score_nested_stray() -> dict:
+    """CodeBLEU of ``NESTED_STRAY`` and its CPU seconds (measured: that call, warm)."""
+    codebleu(references=[REF], predictions=[REF])  # loads the parser
+    start_window()
+    t0 = time.process_time()
+    r = codebleu(references=[REF], predictions=[NESTED_STRAY])
+    return {"cpu": time.process_time() - t0, "codebleu": r["codebleu"]}
+
+
 def test_nested_brackets_with_a_stray_character_score_in_linear_time():
-    """164 KB of brackets nested 3000 deep with one stray character: CodeBLEU's syntax match
+    """Brackets nested 3000 deep with one stray character: CodeBLEU's syntax match
     printed every erroneous subtree (cost: the square of the depth; 4 minutes and 4.6 GB in
     ``qce evaluate``). Past ``STR_COST_LIMIT`` printed nodes the error nodes are keyed by their
-    structure: a second, and the same score on every run."""
-    import resource
-
+    structure: a second, and the same score on every run. Memory: the growth of a fresh
+    process's peak RSS (tests/support/peak_rss.py)."""
     from quantum_codegen_eval.metrics import _codebleu_tree as tree_mod
 
-    code = "x = " + "[1, " * 3000 + "$" + ", 2" * 50_000 + "]" * 3000 + "\n"
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    t0 = time.process_time()
-    r = codebleu(references=[REF], predictions=[code])
-    assert time.process_time() - t0 < 5
-    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0 < 500 * 1024
+    code = NESTED_STRAY
+    peak = run_fresh(score_nested_stray)
+    r = peak.result
+    assert r["cpu"] < 5, r
+    assert peak.growth_mb < 500, peak
     assert 0 <= r["codebleu"] <= 1
     assert codebleu(references=[code], predictions=[code])["syntax_match"] == 1.0
     # the cost decides: a shallow broken tree keeps str() keys, this one does not

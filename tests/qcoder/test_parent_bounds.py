@@ -1,49 +1,48 @@
 """The evaluator's work per completion is bounded (issue 17: a crafted completion made the
-parent's static check use over 1 GB). Measured in a fresh process with real crafted input."""
+parent's static check use over 1 GB). Measured in a fresh process with real crafted input: the
+growth of its peak RSS while the judge plans the jobs (tests/support/peak_rss.py)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
+import time
 
 import pytest
+from peak_rss import run_fresh, start_window
 
 from quantum_codegen_eval.judges.qcoder import judge as judge_mod
 
 pytestmark = pytest.mark.upstream
 
-PROBE = """
-import json, resource, sys, time
-from quantum_codegen_eval.benchmarks.qcoder import problems
-from quantum_codegen_eval.judges.qcoder import QCoderJudge
-rec = problems(data_dir=sys.argv[1])["QPC001_A1"]
-size = int(sys.argv[2])
-code = "x = [1, 2, 3]\\n" * (size // 14)
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-t = time.process_time()
-out = QCoderJudge().jobs(rec, code)
-print(json.dumps({"peak_mb": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024,
-                  "cpu": time.process_time() - t, "planned": isinstance(out, list),
-                  "message": "" if isinstance(out, list) else out.message,
-                  "judge_error": not isinstance(out, list) and out.judge_error}))
-"""
+
+def plan(data: str, size: int) -> dict:
+    """The judge's plan for ``size`` characters of code (measured: the plan, not the input)."""
+    from quantum_codegen_eval.benchmarks.qcoder import problems
+    from quantum_codegen_eval.judges.qcoder import QCoderJudge
+
+    rec = problems(data_dir=data)["QPC001_A1"]
+    code = "x = [1, 2, 3]\n" * (size // 14)
+    judge = QCoderJudge()
+    start_window()
+    t = time.process_time()
+    out = judge.jobs(rec, code)
+    return {"cpu": time.process_time() - t, "planned": isinstance(out, list),
+            "message": "" if isinstance(out, list) else out.message,
+            "judge_error": not isinstance(out, list) and out.judge_error}
 
 
-def _probe(data: str, size: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", PROBE, data, str(size)], capture_output=True,
-                         text=True, timeout=600, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+def _probe(data, size: int) -> dict:
+    peak = run_fresh(plan, str(data), size)
+    return {**peak.result, "growth_mb": peak.growth_mb, "peak_mb": peak.peak_mb}
 
 
 def test_past_the_bound_nothing_is_parsed(qcoder_data):
     """20 MB of code: 8.2 GB and 107 s of CPU in the evaluator before; now a judge error."""
-    r = _probe(str(qcoder_data), 20_000_000)
+    r = _probe(qcoder_data, 20_000_000)
     assert not r["planned"] and r["judge_error"] and "judge limit" in r["message"], r
-    assert r["peak_mb"] < 64, r
+    assert r["growth_mb"] < 64, r
 
 
 def test_at_the_bound_the_parse_stays_small(qcoder_data):
-    r = _probe(str(qcoder_data), judge_mod.MAX_CODE_CHARS - 100)
+    r = _probe(qcoder_data, judge_mod.MAX_CODE_CHARS - 100)
     assert r["planned"], r
-    assert r["peak_mb"] < 400, r
+    assert r["growth_mb"] < 400, r
