@@ -15,6 +15,7 @@ from quantum_codegen_eval.judges.qhack.runner import (
     JOB_FILE,
     RESULT_FILE,
     program_source,
+    result_name,
     trusted_source,
 )
 
@@ -64,6 +65,11 @@ def test_program_job_reports_where_the_solution_raised(tmp_path):
 
 
 def _trusted(tmp_path, harness, check, tests):
+    """Run the trusted job on ``tests`` (each test's ``output`` handed over in its own result
+    file, as the judge hands the program's)."""
+    for i, t in enumerate(tests):
+        (tmp_path / result_name(i)).write_text(json.dumps({"output": t.pop("output")}))
+        t["result"] = result_name(i)
     (tmp_path / CHECK_FILE).write_text(json.dumps({"seed": 1, "tests": tests}))
     _run(trusted_source(harness, check), tmp_path)
     return json.loads((tmp_path / CHECKED_FILE).read_text())["outcomes"]

@@ -38,7 +38,6 @@ from ..base import (
     judge_limitation,
     limit_status,
     make_verdict,
-    parsed_cost,
     read_result,
     run_timings,
     wall_limit,
@@ -46,7 +45,15 @@ from ..base import (
 from . import checks, circuits, oracle, payload, record
 from .checks import check_trust, compare_script
 from .program import SOLUTION_FILE, FormatProblem, chunks_of, get, prepare, program_parts
-from .runner import CHECK_FILE, CHECKED_FILE, JOB_FILE, RESULT_FILE, program_source, trusted_source
+from .runner import (
+    CHECK_FILE,
+    CHECKED_FILE,
+    JOB_FILE,
+    RESULT_FILE,
+    program_source,
+    result_name,
+    trusted_source,
+)
 
 #: CPU seconds added to each test's limit for the harness's own imports and set-up
 STARTUP_ALLOWANCE = 10.0
@@ -64,12 +71,13 @@ MAX_RESULT_BYTES = 48_000_000
 #: largest trusted check file read back: the trusted job's file-size limit (``Limits``)
 MAX_CHECKED_BYTES = 64 << 20
 #: what a result file may cost once parsed, estimated from its raw bytes before parsing
-#: (``judges.base.parsed_cost``: 48 MB of one-key objects parsed to 1.2 GB): per result file,
-#: and over all the files of one sample whose outputs go to its trusted job (which parses them
-#: again). More is a wrong answer, "output too large", decided without parsing. A legitimate
-#: record (office_hijinks_200: 40,000 recorded calls) is estimated at about 150 MB.
-MAX_PARSED_BYTES = 512_000_000
-MAX_TRUSTED_PARSED_BYTES = 1_024_000_000
+#: (``judges.base.parsed_cost``: 48 MB of one-key objects parsed to 1.2 GB). More is a wrong
+#: answer, "output too large", decided without parsing. The evaluator parses one result at a
+#: time and keeps none (the trusted job gets the raw file and parses its tests one at a time
+#: too), so each stays under 500 MB: about 165 MB before, plus this (at 512 MB the evaluator
+#: peaked at 664 MB). A legitimate record (office_hijinks_200: 40,000 recorded calls) is
+#: estimated at about 150 MB.
+MAX_PARSED_BYTES = 256_000_000
 #: (lightning: its sampler is replaced by a seeded one before the program runs, jobs/seeding.py)
 PRELOAD = ("numpy", "pennylane", "pennylane_lightning.lightning_qubit")
 #: the default of the judge option ``seed`` (every random draw of a judging derives from it)
@@ -78,9 +86,10 @@ DEFAULT_SEED = 0
 
 @dataclass
 class _Pending:
-    """A test whose output passed validation and awaits the trusted check."""
+    """A test whose output passed validation and awaits the trusted check (which reads the
+    program's result file again: nothing parsed is held here)."""
 
-    output: Any  # the tagged JSON data
+    result: bytes  # the program's result file, as it was validated
     got: str
     seconds: float | None
 
@@ -403,9 +412,9 @@ class QHackJudge:
             why = checks.validate(problem, output, expected, test["input"])
             if why:
                 return result("WA", why, got), None
+        raw = (r.files or {})[RESULT_FILE]
         if recorded:  # the trusted job replays the record (its output is checked there)
-            return _Pending({"output": res["output"], "record": res.get("record")}, got,
-                            seconds), None
+            return _Pending(raw, got, seconds), None
         if expected is not None and check_trust(problem) == checks.LIVE:
             # the official check() ran in the program's process (forgeable: flagged)
             chk = res.get("check") if isinstance(res.get("check"), dict) else {}
@@ -414,7 +423,7 @@ class QHackJudge:
                 return result("WA", why, got), None
         if expected is None or self.trusted_check(problem) is None:
             return result("AC", "", got), None
-        return _Pending(res["output"], got, seconds), None
+        return _Pending(raw, got, seconds), None
 
     def _trusted_job(self, problem: Any, code: str | None, tests: list[dict],
                      pending: list[tuple[int, _Pending]]):
@@ -426,7 +435,7 @@ class QHackJudge:
         # so no seed the program's job had, or could derive from the option alone, gives them
         digest = hashlib.sha256((code or "").encode("utf-8", "surrogatepass")).hexdigest()
         spec = {"seed": self.test_seed(problem, 0, "trusted"),
-                "tests": [{"output": p.output, "expected": tests[i]["expected"],
+                "tests": [{"result": result_name(i), "expected": tests[i]["expected"],
                            "input": tests[i]["input"], "raw": raw,
                            "seed": self.test_seed(problem, i),
                            "hidden_seed": self.test_seed(problem, i, "hidden", digest)}
@@ -437,7 +446,9 @@ class QHackJudge:
         source = trusted_source(harness, check, shims=self._rewrite() is not None)
         return Job(source, hash_seed=job_hash_seed(self.seed),
                    id=f"{get(problem, 'id')}::trusted-check",
-                   files={CHECK_FILE: json.dumps(spec)}, collect=(CHECKED_FILE,),
+                   files={CHECK_FILE: json.dumps(spec),
+                          **{result_name(i): p.result for i, p in pending}},
+                   collect=(CHECKED_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD, trusted=True,
                    limits=Limits(wall_time=wall_limit(cpu, WALL_STARTUP), cpu_time=cpu,
                                  memory_mb=self.memory_mb))
@@ -534,18 +545,7 @@ class QHackJudge:
                       ) -> Verdict | list[Any]:
         tests = self._tests(problem)
         n = len(tests)
-        first, budget = [], MAX_TRUSTED_PARSED_BYTES
-        for t, r in zip(tests, results[:n], strict=True):
-            cost = parsed_cost((r.files or {}).get(RESULT_FILE) or b"")
-            if cost > budget and cost <= MAX_PARSED_BYTES:  # never parsed: bounded per sample
-                first.append((TestResult(
-                    t["name"], False, "WA", expected=t["expected"],
-                    message=f"output too large: this sample's outputs together would take over "
-                            f"{MAX_TRUSTED_PARSED_BYTES // 1_000_000:,} MB parsed"), None))
-                continue
-            first.append(self._first(problem, t, r))
-            if isinstance(first[-1][0], _Pending):
-                budget -= cost
+        first = [self._first(problem, t, r) for t, r in zip(tests, results[:n], strict=True)]
         pending = [(i, f[0]) for i, f in enumerate(first) if isinstance(f[0], _Pending)]
         if pending and len(results) == n:
             return [self._trusted_job(problem, code, tests, pending)]

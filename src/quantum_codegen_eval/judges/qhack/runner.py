@@ -10,9 +10,9 @@
   solution's functions next to its output (:mod:`.record`). It never sees an expected output.
 * :func:`trusted_source`: the trusted job (:mod:`.jobs.trusted`; ``Job.trusted``, same era
   interpreter). Its arguments are the harness text the judge chose (the template's imports and
-  ``check()``, never the completion's code) and which check decides; it reads the outputs and
-  expected values from :data:`CHECK_FILE` and writes one outcome per test to
-  :data:`CHECKED_FILE`.
+  ``check()``, never the completion's code) and which check decides; it reads the expected
+  values from :data:`CHECK_FILE` and the program's result files (``result_name(i)``), and writes
+  one outcome per test to :data:`CHECKED_FILE`.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from typing import Any
 from .. import _embed
 from .jobs import program, trusted
 from .jobs.program import JOB_FILE, RESULT_FILE
-from .jobs.trusted import CHECK_FILE, CHECKED_FILE
+from .jobs.trusted import CHECK_FILE, CHECKED_FILE, result_name
 
 __all__ = ["CHECKED_FILE", "CHECK_FILE", "JOB_FILE", "RESULT_FILE", "program_source",
-           "trusted_source"]
+           "result_name", "trusted_source"]
 
 
 @functools.cache

@@ -1,8 +1,9 @@
 """The trusted job (``Job.trusted``, the era interpreter of the program's job): no code of the
 completion is in it. It loads the harness text the judge chose (the template's imports and
 official ``check()``, or all harness code for a replay; ``(source, guarded)`` parts, a guarded
-part's exception ignored), reads the program's outputs and the
-expected values from ``qce_check.json`` and writes one outcome per test to ``qce_checked.json``.
+part's exception ignored), reads the expected values from ``qce_check.json`` and each test's
+result file of the program's job (as the judge validated it; :func:`result_name`), one test at a
+time (one parsed result in memory), and writes one outcome per test to ``qce_checked.json``.
 
 ``check`` (the judge's) says who decides: ``{"kind": "official"}`` the harness's ``check()``;
 ``{"kind": "compare", "rule": ...}`` the record's tolerance rule (:mod:`.compare`);
@@ -19,6 +20,21 @@ from .seeding import seed_all
 
 CHECK_FILE = "qce_check.json"
 CHECKED_FILE = "qce_checked.json"
+
+
+def result_name(index):
+    """The file the program's result for test ``index`` is handed to this job in."""
+    return f"qce_result_{int(index)}.json"
+
+
+def _output(test):
+    """The test's output: the tagged payload decoded, or for a replay (``raw``) the output and
+    the record as they are."""
+    with open(test["result"], "rb") as fh:
+        res = json.load(fh)
+    if test.get("raw"):
+        return {"output": res["output"], "record": res.get("record")}
+    return payload.decode(res["output"])
 
 
 def _decider(ns, check):
@@ -60,8 +76,9 @@ def main(harness, check, use_shims=False):
     for t in spec["tests"]:
         seed_all(t.get("seed", 0) + 1)  # the check's own draws (oracles, couplings, shots)
         try:
-            out = t["output"] if t.get("raw") else payload.decode(t["output"])
+            out = _output(t)
             msg = decide(out, t["expected"], t)
+            out = None
             outcomes.append({"passed": not msg, "message": "" if not msg else str(msg)[:2000]})
         except AssertionError as exc:
             outcomes.append({"passed": False, "message": str(exc)[:2000] or "check() failed"})
