@@ -471,6 +471,45 @@ def trotterize(alpha, beta, time, depth):
     assert not v.details.get("judge_error")
 
 
+@pytest.mark.parametrize("forge,why", [
+    ("lambda name, key, entry: None", "a call the program did not record (call 1)"),
+    ("lambda name, key, entry: rec.order.setdefault(name, []).append(7)", "malformed record"),
+    ("lambda name, key, entry: (rec.rows.setdefault(name, ({}, []))[1].append(['[[], []]', entry]),"
+     " rec.order.setdefault(name, []).append(len(rec.rows[name][1]) - 1))",
+     "call 1 was recorded with other arguments"),
+])
+def test_ruins_oasis_forged_call_order_is_a_wrong_answer(verdict, forge, why):
+    # a correct circuit whose record of the calls in order (jobs/recorder.py) it forges: no call,
+    # a row that is not there, every call recorded without its oracle. The trusted job replays
+    # the n-th call with the n-th record, made with the same arguments, or not at all. (Reading
+    # the oracle is AC, as in the contest: tests/qhack/test_hidden_oracles.py.)
+    code = f'''
+import gc
+import pennylane as qml
+
+FORGED = []
+
+
+def circuit(oracle):
+    if not FORGED:
+        rec = next(o for o in gc.get_objects() if type(o).__name__ == "Recorder")
+        rec._in_order = {forge}
+        FORGED.append(rec)
+    qml.Hadamard(wires=2)
+    qml.Hadamard(wires=0)
+    qml.CNOT(wires=[0, 1])
+    oracle(wires=[0, 1, 2])
+    qml.CNOT(wires=[0, 1])
+    qml.Hadamard(wires=0)
+    qml.Hadamard(wires=2)
+    qml.CNOT(wires=[0, 2])
+'''
+    v = verdict("2024/ruins_oasis", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert why in _first_failure(v).message
+    assert not v.details.get("judge_error")
+
+
 @pytest.mark.parametrize("body,why", [
     ("qml.Identity(wires=0)", "Wrong answer"),  # the official check, on the replayed circuit
     ("qml.QubitUnitary(np.eye(2), wires=0)", "U() uses QubitUnitary"),
@@ -484,30 +523,6 @@ def test_replayed_circuit_under_the_official_check(verdict, body, why):
 
 
 # ---------------------------------------------------------------- circuit checks (re-simulated)
-
-def test_reading_the_oracle_internals_gets_nothing(verdict):
-    # upstream hands the solution the real oracle object: its decomposition reveals the answer.
-    # The judge hands a placeholder and substitutes the real oracles in the trusted job.
-    code = '''
-import pennylane as qml
-
-def circuit(oracle):
-    op = oracle(wires=[0, 1, 2])
-    try:
-        parts = op.decomposition()
-        signs = {}
-        for p in parts:
-            if "GlobalPhase" in p.name:
-                signs[tuple(p.control_values)] = True
-        if bool(signs.get((False, False))) != bool(signs.get((True, True))):
-            qml.PauliX(wires=2)
-    except Exception:
-        pass
-'''
-    v = verdict("2024/ruins_oasis", code)
-    assert (v.status, v.tests_passed) == ("WA", 0), v.message
-    assert v.details["check_trust"] == "circuit" and "Wrong answer" in v.message
-
 
 def test_forbidden_gate_hidden_from_an_in_process_check(verdict):
     # CNOTs are not allowed; the program makes an in-process check see Hadamards only

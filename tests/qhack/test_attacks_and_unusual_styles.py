@@ -484,7 +484,8 @@ def circuit(U):
 def process_output(measurement):
     return numpy.zeros((0, 1))
 ''', "WA", "process_output() must return a finite real number"),
-    # 5,000 operations for the trusted check to simulate under 100 oracles: a verdict, in time
+    # 5,000 operations a call, recorded and replayed for every call check() makes until an
+    # oracle gets the wrong answer: a verdict, in time
     "circuit_check_with_5000_operations": ("2024/ruins_oasis",
                                            "import pennylane as qml\n\ndef circuit(oracle):\n"
                                            + OPS_4998 + "    oracle(wires=[0, 1, 2])\n",

@@ -1,12 +1,11 @@
 """Hidden oracles, judged as the contests' own loops judge them.
 
-Challenges whose solution is handed an oracle built from hidden data: ``2024/ruins_oasis`` (the
-program's circuit gets an opaque placeholder; the trusted job substitutes the harness's 100
-oracles), ``2024/fireworks_qutropolis`` and ``2023/office_hijinks_400`` (recorded replay: one
-record per argument key, so a circuit read from the first oracle is replayed against all of them;
-tests/qhack/test_adversarial.py, test_redteam.py), ``2024/lazy_workers_terminal`` (this file) and
-the four 2022 scripts listed in docs/benchmarks/qhack.md (*Hidden oracles*: queried in rounds,
-test_oracle_queries.py).
+Challenges whose solution is handed an oracle built from hidden data: ``2024/ruins_oasis`` and
+``2024/lazy_workers_terminal`` (this file), ``2024/fireworks_qutropolis`` and
+``2023/office_hijinks_400`` (recorded replay: one record per argument key, so a circuit read from
+the first oracle is replayed against all of them; tests/qhack/test_adversarial.py,
+test_redteam.py) and the four 2022 scripts listed in docs/benchmarks/qhack.md (*Hidden oracles*:
+queried in rounds, test_oracle_queries.py).
 
 ``lazy_workers_terminal``: the official ``run()`` builds the oracle from the test's workers and
 calls ``circuit(oracle)`` in the program's process. A circuit that reads the workers out of the
@@ -15,12 +14,25 @@ contest's own loop, so it is ``AC`` here too (the recorded replay: the program's
 official ``run()`` with the real oracle behind a recording proxy, the trusted job replays the
 recorded circuit with the harness's oracle of the same test); the record's ``weak_check`` says
 so. From 2026-12-04 to 2026-12-06 the program's job got only a placeholder, and such programs
-were ``WA`` where the contest accepted them (the 2024 FemtoForest_500 disagreement). Every
-program here is judged and run through the contest's loop in the era interpreter, and the two
-verdicts must agree.
+were ``WA`` where the contest accepted them (the 2024 FemtoForest_500 disagreement).
+
+``ruins_oasis``: the official ``check()`` draws 100 oracles and calls ``circuit(oracle)`` twice
+with each (the first call's tape counts the queries, the second's probabilities are compared),
+all in the program's process, where the oracle's matrix, decomposition and closure and
+``check()``'s frame (``target``) can be read. The contest's loop accepts circuits that read any
+of them, so they are ``AC`` here too: the program's job runs the official ``check()`` with the
+real oracles and records every call in order, and the trusted job replays the n-th call against
+the n-th oracle it draws itself (a ``sequence`` record); the record's ``weak_check`` says so.
+Until 2026-12-07 the program's circuit got an opaque placeholder and the judge's own check
+substituted the harness's oracles: such programs were ``WA`` where the contest accepted them.
+
+Every program here is judged and run through the contest's loop in the era interpreter, and the
+two verdicts must agree.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from qhack_official import official_loop
@@ -98,7 +110,8 @@ def circuit(oracle):
     oracle(wires=range(9))
 '''
 
-#: ruins_oasis: reading the matrix of what the oracle queues
+#: ruins_oasis: reads the matrix of the oracle from a tape of its own, which PennyLane 0.34 puts
+#: on the QNode's tape, where check() fails on its name
 RUINS_READS_MATRIX = '''
 import pennylane as qml
 
@@ -117,12 +130,124 @@ def circuit(oracle):
         qml.PauliX(wires=2)
 '''
 
+#: reads the villages with a minus sign from the oracle's decomposition, whose operations it
+#: queues after the oracle (undoing it: the oracle is its own inverse), then sets the answer
+RUINS_READS_DECOMPOSITION = '''
+import pennylane as qml
+
+
+def circuit(oracle):
+    op = oracle(wires=[0, 1, 2])
+    try:
+        parts = op.decomposition()
+        signs = {}
+        for p in parts:
+            if "GlobalPhase" in p.name:
+                signs[tuple(p.control_values)] = True
+        if bool(signs.get((False, False))) != bool(signs.get((True, True))):
+            qml.PauliX(wires=2)
+    except Exception:
+        pass
+'''
+
+#: reads which villages hold the negative states from the oracle's closure
+RUINS_READS_CLOSURE = '''
+import pennylane as qml
+
+
+def circuit(oracle):
+    villages = next(c.cell_contents for c in oracle.__closure__
+                    if isinstance(c.cell_contents, list))
+    negative = {tuple(villages[2]), tuple(villages[3])}
+    qml.Hadamard(wires=2)
+    oracle(wires=[0, 1, 2])
+    qml.Hadamard(wires=2)
+    if ((0, 0) in negative) != ((1, 1) in negative):
+        qml.PauliX(wires=2)
+'''
+
+#: reads the answer from check()'s frame
+RUINS_READS_FRAME = '''
+import sys
+import pennylane as qml
+
+
+def circuit(oracle):
+    frame = sys._getframe(1)
+    while frame is not None and "target" not in frame.f_locals:
+        frame = frame.f_back
+    qml.Hadamard(wires=2)
+    oracle(wires=[0, 1, 2])
+    qml.Hadamard(wires=2)
+    if frame is not None and frame.f_locals["target"]:
+        qml.PauliX(wires=2)
+'''
+
+#: queries the oracle only in the calls whose tape check() counts (the first with each oracle)
+#: and answers from its matrix, without a query, in the others
+RUINS_QUERIES_WHEN_COUNTED = '''
+import itertools
+import pennylane as qml
+
+CALLS = itertools.count(1)
+
+
+def circuit(oracle):
+    if next(CALLS) % 2:
+        oracle(wires=[0, 1, 2])
+        return
+    with qml.QueuingManager.stop_recording():
+        matrix = qml.matrix(oracle(wires=[0, 1, 2]))
+    if matrix[:, 0].sum().real * matrix[:, 6].sum().real < 0:
+        qml.PauliX(wires=2)
+'''
+
+#: honest: one query on (|00> + |11>)/sqrt(2) with wire 2 in |+> (only the signs s(v) kick
+#: back); wire 0 ends in |1> exactly when s(00) != s(11) (the legend is true), copied to wire 2
+RUINS_HONEST = '''
+import pennylane as qml
+
+
+def circuit(oracle):
+    qml.Hadamard(wires=2)
+    qml.Hadamard(wires=0)
+    qml.CNOT(wires=[0, 1])
+    oracle(wires=[0, 1, 2])
+    qml.CNOT(wires=[0, 1])
+    qml.Hadamard(wires=0)
+    qml.Hadamard(wires=2)
+    qml.CNOT(wires=[0, 2])
+'''
+
+#: honest and wrong: compares the signs of neighbouring villages 00 and 01
+RUINS_HONEST_WRONG = '''
+import pennylane as qml
+
+
+def circuit(oracle):
+    qml.Hadamard(wires=2)
+    qml.Hadamard(wires=1)
+    oracle(wires=[0, 1, 2])
+    qml.Hadamard(wires=1)
+    qml.Hadamard(wires=2)
+    qml.CNOT(wires=[1, 2])
+'''
+
 CASES = {
     "lazy_reads": ("2024/lazy_workers_terminal", READS_CLOSURE_AND_FRAMES),
     "lazy_remembers": ("2024/lazy_workers_terminal", REMEMBERS_FIRST_CALL),
     "lazy_honest": ("2024/lazy_workers_terminal", FIXED_STATE_WITH_QUERY),
     "lazy_decomposition": ("2024/lazy_workers_terminal", READS_DECOMPOSITION),
     "ruins_matrix": ("2024/ruins_oasis", RUINS_READS_MATRIX),
+    "ruins_decomposition": ("2024/ruins_oasis", RUINS_READS_DECOMPOSITION),
+    "ruins_closure": ("2024/ruins_oasis", RUINS_READS_CLOSURE),
+    "ruins_frame": ("2024/ruins_oasis", RUINS_READS_FRAME),
+    "ruins_when_counted": ("2024/ruins_oasis", RUINS_QUERIES_WHEN_COUNTED),
+    "ruins_weak": ("2024/ruins_oasis",
+                   (Path(__file__).parent / "solutions" / "weak" / "2024" / "ruins_oasis.py")
+                   .read_text()),
+    "ruins_honest": ("2024/ruins_oasis", RUINS_HONEST),
+    "ruins_honest_wrong": ("2024/ruins_oasis", RUINS_HONEST_WRONG),
 }
 
 
@@ -134,13 +259,15 @@ def verdicts(qhack_problems, sandbox):
     return dict(zip(names, out, strict=True))
 
 
-#: what the contest's loop says of each lazy_workers program (checked against it below)
+#: what the contest's loop says of each program (checked against it below)
 CONTEST = {"lazy_reads": "AC", "lazy_decomposition": "AC", "lazy_remembers": "WA",
-           "lazy_honest": "WA"}
+           "lazy_honest": "WA", "ruins_matrix": "WA", "ruins_decomposition": "AC",
+           "ruins_closure": "AC", "ruins_frame": "AC", "ruins_when_counted": "AC",
+           "ruins_weak": "AC", "ruins_honest": "AC", "ruins_honest_wrong": "WA"}
 
 
 @pytest.mark.parametrize("name", sorted(CONTEST))
-def test_lazy_workers_verdict_is_the_contests(name, verdicts):
+def test_verdict_is_the_contests(name, verdicts):
     v = verdicts[name]
     assert v.status == CONTEST[name], (v.status, v.message)
     assert v.details["check_trust"] == "circuit"
@@ -162,6 +289,11 @@ def test_a_query_reaches_the_real_oracle(verdicts):
     assert [t.passed for t in v.tests] == [True, False, True], [(t.name, t.message) for t in v.tests]
 
 
-def test_ruins_oracle_has_no_matrix_to_read(verdicts):
+def test_ruins_programs_fail_where_the_contest_does(verdicts):
+    """The tape check() reads holds the matrix reader's own tape (no name: check() raises, as in
+    the contest); the honest wrong circuit gives a wrong answer for some oracle."""
     v = verdicts["ruins_matrix"]
-    assert v.status == "WA" and v.tests_passed == 0, (v.status, v.message)
+    assert v.tests_passed == 0 and "'QuantumTape' object has no attribute 'name'" in v.message, \
+        v.message
+    v = verdicts["ruins_honest_wrong"]
+    assert v.tests_passed == 0 and "Wrong answer!" in v.message, v.message

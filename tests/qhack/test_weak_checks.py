@@ -53,6 +53,7 @@ def test_weak_checks_are_recorded(qhack_problems):
                     "2024/to_view_or_not_to_view",
                     "2022/algorithms_500_DeutschJozsaStrikesAgain_template",
                     "2022/qml_300_IsingOnTheCake_template", "2024/lazy_workers_terminal",
+                    "2024/ruins_oasis",
                     # judged AC in test_attacks_and_unusual_styles.py (one batch with the other red-team programs)
                     "2024/GHZ_inn", "2024/market_quantum_trinkets", "2023/fall_of_sqynet_400"}
     for pid in weak:
@@ -71,7 +72,8 @@ def judge():
 def test_weak_checks_accept_wrong_programs(judge, qhack_problems, sandbox):
     ids = ["2023/office_hijinks_100", "2023/fall_of_sqynet_500", "2024/to_view_or_not_to_view",
            "2022/algorithms_500_DeutschJozsaStrikesAgain_template",
-           "2022/qml_300_IsingOnTheCake_template", "2024/lazy_workers_terminal"]
+           "2022/qml_300_IsingOnTheCake_template", "2024/lazy_workers_terminal",
+           "2024/ruins_oasis"]
     recs = [qhack_problems[i] for i in ids]
     # the same programs on one more input each, with the statement's answer
     extra = {
@@ -103,6 +105,10 @@ def test_weak_checks_accept_wrong_programs(judge, qhack_problems, sandbox):
     # lazy_workers_terminal: the accepted circuit reads the workers out of the oracle's matrix
     # instead of searching with it (tests/qhack/test_hidden_oracles.py: the contest accepts it)
     assert "qml.matrix(op.decomposition()" in _wrong("2024/lazy_workers_terminal")
+    # ruins_oasis: the accepted circuit reads the answer out of each oracle's matrix; its one
+    # query, on |00> with wire 2 in |+>, only adds a phase (test_hidden_oracles.py: the contest
+    # accepts it)
+    assert "qml.matrix(oracle(wires=[0, 1, 2]))" in _wrong("2024/ruins_oasis")
     # to_view_or_not_to_view: the accepted circuit uses a gate the statement forbids
     assert "qml.CNOT" in _wrong("2024/to_view_or_not_to_view")
     assert "You may only use the Pauli X" in qhack_problems["2024/to_view_or_not_to_view"].statement

@@ -1,13 +1,12 @@
 """Trusted checks over circuits (``check_trust == "circuit"``), for challenges whose official
 ``check()`` needs the solution's live objects.
 
-The program's job calls the solution's quantum function once inside a ``QuantumTape`` (with an
-opaque placeholder for any oracle) and emits its operations as data: name, wires, parameters
-(:mod:`.jobs.circuit_emit`, told what to emit by :attr:`CircuitCheck.emit`). The trusted job
-rebuilds that circuit from gate names it knows, substitutes the harness's real oracles and decides
-with its own simulation what the official ``check()`` asserts (:mod:`.jobs.circuit_check`, the
-check :attr:`CircuitCheck.check` names). Whatever the program does
-to its own process, it can only pass by emitting a circuit that solves the challenge.
+The program's job calls the solution's quantum function once inside a ``QuantumTape`` and emits
+its operations as data: name, wires, parameters (:mod:`.jobs.circuit_emit`, told what to emit by
+:attr:`CircuitCheck.emit`). The trusted job rebuilds that circuit from gate names it knows and
+decides with its own simulation what the official ``check()`` asserts
+(:mod:`.jobs.circuit_check`, the check :attr:`CircuitCheck.check` names). Whatever the program
+does to its own process, it can only pass by emitting a circuit that solves the challenge.
 """
 
 from __future__ import annotations
@@ -23,16 +22,14 @@ __all__ = ["CIRCUIT_CHECKS", "STANDARD_GATES", "CircuitCheck", "replay_check"]
 @dataclass(frozen=True)
 class CircuitCheck:
     """``emit``: what the program's job emits (:func:`.jobs.circuit_emit.emit`: ``{"function":
-    name}``, with ``"oracle": True`` for a call with the oracle placeholder, or ``{"calls":
-    ...}``); ``check``: the name of the trusted job's check in
-    :data:`.jobs.circuit_check.CHECKS`; ``given``: names of the template's given definitions the
-    trusted job also loads (harness code, e.g. an oracle maker)."""
+    name}`` or ``{"calls": ...}``); ``check``: the name of the trusted job's check in
+    :data:`.jobs.circuit_check.CHECKS`."""
 
     emit: dict[str, Any]
     check: str
-    given: tuple[str, ...] = ()
-    #: replay checks: the solution functions replayed; ``given`` is then all given code, and the
-    #: official run()/check() decide (names in ``forbid`` may not occur before expansion)
+    #: replay checks: the solution functions replayed; the trusted job also loads all given
+    #: code, and the official run()/check() decide (names in ``forbid`` may not occur before
+    #: expansion)
     replay: tuple[str, ...] = ()
     forbid: tuple[str, ...] = ()
 
@@ -54,11 +51,6 @@ CIRCUIT_CHECKS: dict[str, CircuitCheck] = {
     # only Hadamard, T and QFT (on 3 wires); probs[0] = probs[-1] = 1/2 on 5 wires
     "2024/mathematicians_at_resort": CircuitCheck(
         emit={"function": "circuit"}, check="mathematicians_at_resort"),
-    # one oracle query (any number of standard gates) on 3 wires; probs(wire 2)[1] == target for
-    # every oracle
-    "2024/ruins_oasis": CircuitCheck(
-        emit={"function": "circuit", "oracle": True}, check="ruins_oasis",
-        given=("oracle_maker",)),
     # quantum functions called with known arguments: replayed under the official run()/check()
     "2023/bending_bennets_laws_200": replay_check({
         "encode": [(i, j, k) for i in range(2) for j in range(2) for k in range(2)],

@@ -310,7 +310,6 @@ class QHackJudge:
             harness = [c.text for c in chunks if c.kind == "import"]
             if cc.replay:  # all given code, the official run() and check(), then the replay
                 harness += [c.text for c in chunks if c.kind in ("given", "run", "check")]
-            harness += [c.text for c in chunks if c.kind == "given" and c.name in cc.given]
             return [("\n".join(fix(h) for h in harness), False)], cc.check_spec()
         if trust == checks.DATA:
             chunks = chunks_of(problem)

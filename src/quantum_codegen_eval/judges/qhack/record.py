@@ -5,14 +5,14 @@ measurement values) or its small classical helpers.
 The program's job installs recorders on the solution functions named by a :class:`RecordCheck`,
 then runs the official ``run()`` and ``check()`` as the notebook would. Each call of a recorded
 quantum function (a QNode's quantum function, or a plain one) is stored once per distinct
-argument key as data: its operations (name, wires, parameters; mid-circuit measurements,
+argument key (or, for a ``sequence`` check, every call in order) as data: its operations (name, wires, parameters; mid-circuit measurements,
 ``qml.cond`` conditions as truth tables over the measurements they read, ``qml.ctrl`` /
 ``qml.adjoint`` / ``qml.pow`` wrappers, oracle arguments as placeholders), its measurements and what it
 returned. Each call of a recorded classical function stores its return value.
 
 The trusted job loads the harness (imports, given code, the official ``run()`` and ``check()``),
 replaces the solution functions with stand-ins that rebuild the recorded circuit for the call's
-arguments (QNodes under the template's own decorator and device, oracles substituted by the
+arguments (for a ``sequence`` check, the circuit of the call made at that position; QNodes under the template's own decorator and device, oracles substituted by the
 harness's real ones) or return the recorded value, and runs the official ``run()`` (when no
 classical solution code stands between it and the recorded functions) and ``check()``. What the
 check measures is simulated there; a call the program did not record is a wrong answer. Random
@@ -60,7 +60,15 @@ class RecordCheck:
     turns it off); ``oracle_memo``: the harness's oracle operation's ``matrix()`` is a function
     of its class definition (code and the values it closes over) and wires, as its text shows, so
     it is evaluated once per distinct one, in both jobs (:class:`.jobs.statecache.OracleMemo`;
-    off with ``state_cache=False`` too)."""
+    off with ``state_cache=False`` too); ``sequence``: every call of a quantum function is
+    recorded in order and the trusted job replays the n-th call with the n-th record (made with
+    the same arguments), not the first record of the call's arguments: the check hands each call
+    an oracle of its own (an oracle argument is keyed by position only), and a circuit made by
+    reading one is replayed against that one, as the contest ran it; ``open_oracle``: an oracle
+    argument shows the harness oracle's own attributes (its closure, code, defaults), as the
+    contest's did (where each call is replayed against its own oracle: in ``lazy_workers_terminal``
+    a circuit that keeps the first test's oracle would read each test's own, as the judge runs
+    every test in a process of its own and the contest ran them in one)."""
 
     qfuncs: tuple[str, ...]
     values: tuple[str, ...] = ()
@@ -73,6 +81,8 @@ class RecordCheck:
     value_rules: tuple[tuple[str, Any], ...] = ()
     state_cache: bool = False
     oracle_memo: bool = False
+    sequence: bool = False
+    open_oracle: bool = False
 
     def spec(self, decorators: dict[str, list[str]] | None = None) -> dict[str, Any]:
         """The data of the job modules (:class:`.jobs.recorder.Recorder` in the program's job,
@@ -82,6 +92,7 @@ class RecordCheck:
                 "forbid": self.forbid, "classes": self.classes,
                 "hidden_draws": self.hidden_draws, "value_rules": self.value_rules,
                 "state_cache": self.state_cache, "oracle_memo": self.oracle_memo,
+                "sequence": self.sequence, "open_oracle": self.open_oracle,
                 "decorators": decorators or {}}
 
 
@@ -119,6 +130,12 @@ RECORD_CHECKS: dict[str, RecordCheck] = {
     # program's process, as the contest did (a circuit that reads the workers from the oracle
     # passes there: the record's weak_check)
     "2024/lazy_workers_terminal": RecordCheck(("circuit",)),
+    # check() draws 100 oracles and calls circuit(oracle) twice with each (the first call's tape
+    # counts the queries, the second one's probabilities are compared) in the program's process,
+    # as the contest did: each call is replayed against the oracle it was made with, and the
+    # oracle's closure is the program's to read (a circuit that reads the oracle passes there:
+    # the record's weak_check)
+    "2024/ruins_oasis": RecordCheck(("circuit",), sequence=True, open_oracle=True),
     # GHZ_fidelity (classical) computes the output: the program's output is compared
     "2024/GHZ_inn": RecordCheck(("GHZ_circuit",), rerun=False, expand=False),
     "2024/hockey_night_cave": RecordCheck(("save_percentage",), expand=False),

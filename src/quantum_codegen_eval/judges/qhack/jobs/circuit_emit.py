@@ -1,30 +1,10 @@
 """The program's side of a circuit check: the solution's quantum function called once inside a
-``QuantumTape`` (an opaque placeholder for any oracle) and its operations emitted as data (name,
-wires, parameters)."""
+``QuantumTape`` and its operations emitted as data (name, wires, parameters)."""
 
 from . import payload
-from .gates import CONTROLLED, ORACLE, STANDARD_GATES
+from .gates import CONTROLLED, STANDARD_GATES
 
 STANDARD = set(STANDARD_GATES)
-_ORACLE_CLASS = []
-
-
-def oracle_class():
-    """The placeholder operation the judge hands to the solution instead of a real oracle."""
-    if not _ORACLE_CLASS:
-        import pennylane as qml
-
-        class QCEOracle(qml.operation.Operation):
-            num_wires = getattr(qml.operation, "AnyWires", None)  # None on PennyLane >= 0.39
-            grad_method = None
-            num_params = 0
-
-        _ORACLE_CLASS.append(QCEOracle)
-    return _ORACLE_CLASS[0]
-
-
-def placeholder_oracle(wires):
-    return oracle_class()(wires=wires)
 
 
 def _param(op, p):
@@ -70,7 +50,7 @@ def _base_item(base, keep):
     matrix (exact, where a decomposition under the control may be off by a phase), else None."""
     import pennylane as qml
 
-    if base.name in keep and base.name != ORACLE:
+    if base.name in keep:
         return _item(base)
     if 0 < len(base.wires) <= 8:
         try:
@@ -114,12 +94,9 @@ def tape_ops(fn, args=(), keep=None, limit=5000):
 
 def emit(g, spec):
     """The data the trusted check reads (``g``: the program's globals). ``spec`` (the judge's):
-    ``{"function": name}`` (its circuit as written), with ``"oracle": true`` (called with the
-    placeholder, expanded to the standard gates), or ``{"calls": {name: [[args, {}], ...]}}`` (one
-    expanded circuit per call, for a replay)."""
+    ``{"function": name}`` (its circuit as written) or ``{"calls": {name: [[args, {}], ...]}}``
+    (one expanded circuit per call, for a replay)."""
     if "calls" in spec:
         return {name: [tape_ops(g[name], tuple(args), STANDARD) for args, _ in todo]
                 for name, todo in spec["calls"].items()}
-    if spec.get("oracle"):
-        return tape_ops(g[spec["function"]], (placeholder_oracle,), STANDARD | {ORACLE})
     return tape_ops(g[spec["function"]])

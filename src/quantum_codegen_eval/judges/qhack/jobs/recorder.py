@@ -3,6 +3,7 @@ official ``run()`` and ``check()`` run, each call stored as data (``judges/qhack
 describes the format and :mod:`.replay` reads it)."""
 
 import itertools
+import json
 
 from . import payload, statecache
 from .callkey import call_key, is_oracle, mv_keys
@@ -78,9 +79,27 @@ def _enc_meas(m):
     return [kind, ws, None if obs is None else _enc_obs(obs)]
 
 
+class _OpenOracle:
+    # calls go through the recorder's proxy; every attribute (closure, code, defaults, name) is
+    # the harness oracle's own, as the solution saw it in the contest
+    __slots__ = ("_qce_call", "_qce_oracle")
+
+    def __init__(self, call, oracle):
+        self._qce_call, self._qce_oracle = call, oracle
+
+    def __call__(self, *args, **kwargs):
+        return self._qce_call(*args, **kwargs)
+
+    def __getattr__(self, name):
+        if name in _OpenOracle.__slots__:  # not set yet (a copy being made)
+            raise AttributeError(name)
+        return getattr(self._qce_oracle, name)
+
+
 class Recorder:
     """Recorders for one program's job. ``spec`` (``RecordCheck.spec()``): ``qfuncs``,
-    ``values``, ``binary``, ``expand`` and ``classes`` of the challenge's record check."""
+    ``values``, ``binary``, ``expand``, ``classes``, ``sequence`` and ``open_oracle`` of the
+    challenge's record check."""
 
     def __init__(self, spec):
         self.qfuncs = tuple(spec["qfuncs"])
@@ -89,6 +108,11 @@ class Recorder:
         self.expand = bool(spec["expand"])
         self.keep = set(REBUILDABLE) | set(spec["classes"])
         self.calls, self.values, self.seen, self.oracle_ops = {}, {}, {}, {}
+        # ``sequence``: every call in order, as an index into its function's distinct
+        # (key, entry) rows
+        self.sequence = bool(spec.get("sequence"))
+        self.rows, self.order = {}, {}
+        self.open_oracle = bool(spec.get("open_oracle"))
         # the harness's oracle matrices, memoized where the challenge declares them pure
         self.memo = statecache.OracleMemo() if spec.get("oracle_memo") else None
         self.count = 0
@@ -101,7 +125,7 @@ class Recorder:
             if self.memo is not None and ops:
                 self.memo.pin(ops)
             return r
-        return oracle
+        return _OpenOracle(oracle, f) if self.open_oracle else oracle
 
     def _expanded(self, ops, depth=0):
         import pennylane as qml
@@ -220,16 +244,29 @@ class Recorder:
                 ret, ops, meas = _queued(fn, args, kwargs)
             finally:
                 rng_restore(state)
-            if ops is not None and key not in table and self.count < MAX_CALLS:
+            if ops is not None and self.count < MAX_CALLS and (
+                    self.sequence or key not in table):
                 self.count += 1
                 try:
-                    table[key] = self._entry(ops, meas, ret, args, kwargs)
+                    entry = self._entry(ops, meas, ret, args, kwargs)
                 except Exception as exc:
-                    table[key] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+                    entry = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+                if self.sequence:
+                    self._in_order(name, key, entry)
+                else:
+                    table[key] = entry
             return ret
 
         recorded.__name__ = getattr(fn, "__name__", name)
         return recorded
+
+    def _in_order(self, name, key, entry):
+        index, rows = self.rows.setdefault(name, ({}, []))
+        text = json.dumps([key, entry], sort_keys=True)
+        if text not in index:
+            index[text] = len(rows)
+            rows.append([key, entry])
+        self.order.setdefault(name, []).append(index[text])
 
     def _value_recorder(self, name, fn):
         def recorded(*args, **kwargs):
@@ -283,5 +320,12 @@ class Recorder:
                     g[name](arr)
                 except Exception:
                     pass
-        return {"calls": {n: [[k, v] for k, v in t.items()] for n, t in self.calls.items()},
-                "values": {n: [[k, v] for k, v in t.items()] for n, t in self.values.items()}}
+        if self.sequence:
+            calls = {n: rows for n, (_, rows) in self.rows.items()}
+        else:
+            calls = {n: [[k, v] for k, v in t.items()] for n, t in self.calls.items()}
+        out = {"calls": calls,
+               "values": {n: [[k, v] for k, v in t.items()] for n, t in self.values.items()}}
+        if self.sequence:
+            out["order"] = self.order
+        return out

@@ -226,6 +226,48 @@ def _table(record, field, names):
     return out
 
 
+def _sequence(record, names):
+    """A ``sequence`` record: per function, its distinct ``[key, entry]`` rows and the row of
+    each call in order."""
+    got, order = record.get("calls"), record.get("order")
+    assert isinstance(got, dict) and isinstance(order, dict), "no record"
+    out = {}
+    for name in names:
+        rows, seq = got.get(name, []), order.get(name, [])
+        assert isinstance(rows, list) and isinstance(seq, list), "malformed record"
+        for row in rows:
+            assert isinstance(row, list) and len(row) == 2 and isinstance(row[0], str), \
+                "malformed record"
+        assert all(type(i) is int and 0 <= i < len(rows) for i in seq), "malformed record"
+        out[name] = (rows, seq)
+    return out
+
+
+def _by_key(name, table):
+    """The recorded entry (and its identity) of a call: the one recorded for its arguments."""
+    def entry(key):
+        assert key in table, f"{name}(): a call the program did not record ({key[:120]})"
+        return table[key], key
+
+    return entry
+
+
+def _in_order(name, rows, order):
+    """The recorded entry (and its identity) of a call: the n-th call's is the n-th recorded
+    call's, made with the same arguments."""
+    made = [0]
+
+    def entry(key):
+        n = made[0]
+        made[0] += 1
+        assert n < len(order), f"{name}(): a call the program did not record (call {n + 1})"
+        row = rows[order[n]]
+        assert row[0] == key, f"{name}(): call {n + 1} was recorded with other arguments"
+        return row[1], order[n]
+
+    return entry
+
+
 def _real(x):
     if isinstance(x, np.ndarray) and x.shape == () and x.dtype.kind in "iuf":
         x = x.item()
@@ -275,7 +317,8 @@ class Replay:
     """The recorded-replay check of one challenge in the harness's namespace ``ns`` (its
     imports, given code, template statements and the official ``run()``/``check()``). ``spec``
     (``RecordCheck.spec(decorators)``): ``qfuncs``, ``values``, ``rerun``, ``forbid``,
-    ``classes``, ``hidden_draws``, ``value_rules`` and the template's ``decorators``."""
+    ``classes``, ``hidden_draws``, ``value_rules``, ``sequence`` and the template's
+    ``decorators``."""
 
     def __init__(self, ns, spec):
         self.ns, self.spec = ns, spec
@@ -293,15 +336,16 @@ class Replay:
             f"the operation {name[:60]} cannot be rebuilt from data (use the template's gates)"
         return cls
 
-    def _qfunc_stand_in(self, name, table):
+    def _qfunc_stand_in(self, name, entries, recorded):
+        """``entries(key)``: the recorded entry of a call and its identity; ``recorded``: every
+        recorded entry."""
         forbid = self.spec["forbid"]
         cache = []  # the device's state cache, once the stand-in is known to be its QNode
 
         def replay(*args, **kwargs):
-            key = call_key(args, kwargs)
-            assert key in table, f"{name}(): a call the program did not record ({key[:120]})"
-            return _replay(name, table[key], args, kwargs, forbid, self._class,
-                           cache[0] if cache else None, (name, key))
+            entry, which = entries(call_key(args, kwargs))
+            return _replay(name, entry, args, kwargs, forbid, self._class,
+                           cache[0] if cache else None, (name, which))
 
         replay.__name__ = name
         fn = replay
@@ -316,7 +360,7 @@ class Replay:
             cache.append(self.caches[id(dev)])
             single = all(isinstance(e, dict) and isinstance(e.get("meas"), list) and
                          all(isinstance(m, list) and len(m) == 3 and m[2] is None
-                             for m in e["meas"]) for e in table.values())
+                             for m in e["meas"]) for e in recorded)
             fn = statecache.cached_qnode(fn, cache[0], single)
         return fn
 
@@ -327,8 +371,13 @@ class Replay:
         record = data["record"]
         for cache in self.caches.values():
             cache.reset()
-        for name, table in _table(record, "calls", spec["qfuncs"]).items():
-            ns[name] = self._qfunc_stand_in(name, table)
+        if spec.get("sequence"):
+            for name, (rows, order) in _sequence(record, spec["qfuncs"]).items():
+                ns[name] = self._qfunc_stand_in(name, _in_order(name, rows, order),
+                                                [e for _, e in rows])
+        else:
+            for name, table in _table(record, "calls", spec["qfuncs"]).items():
+                ns[name] = self._qfunc_stand_in(name, _by_key(name, table), table.values())
         rules = dict(spec["value_rules"])
         for name, table in _table(record, "values", spec["values"]).items():
             ns[name] = _value_stand_in(name, table, rules.get(name))
