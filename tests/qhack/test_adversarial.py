@@ -8,6 +8,7 @@ is decided where no code of the completion ran, and a malformed output is a verd
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 
 import pytest
 
@@ -352,62 +353,6 @@ def trotterize(alpha, beta, time, depth):
     assert "trotterize() uses ApproxTimeEvolution" in _first_failure(v).message
 
 
-def test_a_circuit_that_reads_the_oracle_gets_one_circuit_for_every_oracle(verdict):
-    # reads the buildings out of the oracle's closure and prepares the answer directly: in the
-    # program's process every oracle gets its own circuit; the judge records one circuit per
-    # distinct call and the trusted job replays it under each of the harness's 500 oracles
-    code = """
-import pennylane as qml
-import pennylane.numpy as np
-
-
-def buildings(fn, depth=0):
-    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    if "buildings" in cells:
-        return cells["buildings"].cell_contents
-    for cell in cells.values():  # through any wrapper the judge put around it
-        if callable(cell.cell_contents) and hasattr(cell.cell_contents, "__code__") and depth < 5:
-            return buildings(cell.cell_contents, depth + 1)
-
-
-def is_safe_configuration(oracle):
-    b = buildings(oracle)
-    if 2 * abs(b[0] - b[1]) % 8 == 0:
-        qml.PauliX(wires=4)
-"""
-    v = verdict("2024/fireworks_qutropolis", code)
-    assert (v.status, v.tests_passed, v.details["check_trust"]) == ("WA", 0, "circuit"), v.message
-    assert "Wrong answer" in _first_failure(v).message
-
-
-def test_a_classical_helper_that_reads_the_harness_frame_gets_a_table(verdict):
-    # process_output ignores the measurement and reads the answer from the harness's frame;
-    # the trusted job only knows its value per shot pattern (the first one seen)
-    code = """
-import sys
-import pennylane as qml
-from pennylane import numpy as np
-
-dev = qml.device("default.qubit", wires=["e1", "e2", "e3", "e4", "result"], shots=1)
-dev.operations.add("op")
-wires = ["e1", "e2", "e3", "e4", "result"]
-
-@qml.qnode(dev)
-def circuit(project_execution):
-    project_execution(wires=wires)
-    return qml.sample(wires=dev.wires)
-
-def process_output(measurement):
-    frame = sys._getframe(1)
-    while frame is not None and "lazy" not in frame.f_locals:
-        frame = frame.f_back
-    return "e%d" % (frame.f_locals["lazy"] + 1 if frame is not None else 1)
-"""
-    v = verdict("2023/office_hijinks_400", code)
-    assert (v.status, v.tests_passed, v.details["check_trust"]) == ("WA", 0, "circuit"), v.message
-    assert "correct output" in _first_failure(v).message
-
-
 def test_a_condition_on_the_harness_measurement_is_replayed(verdict):
     # the right circuit with the condition inverted: the measurement value handed to the
     # solution is a trusted object in the replay, so the condition must be recorded faithfully
@@ -471,19 +416,10 @@ def trotterize(alpha, beta, time, depth):
     assert not v.details.get("judge_error")
 
 
-@pytest.mark.parametrize("forge,why", [
-    ("lambda name, key, entry: None", "a call the program did not record (call 1)"),
-    ("lambda name, key, entry: rec.order.setdefault(name, []).append(7)", "malformed record"),
-    ("lambda name, key, entry: (rec.rows.setdefault(name, ({}, []))[1].append(['[[], []]', entry]),"
-     " rec.order.setdefault(name, []).append(len(rec.rows[name][1]) - 1))",
-     "call 1 was recorded with other arguments"),
-])
-def test_ruins_oasis_forged_call_order_is_a_wrong_answer(verdict, forge, why):
-    # a correct circuit whose record of the calls in order (jobs/recorder.py) it forges: no call,
-    # a row that is not there, every call recorded without its oracle. The trusted job replays
-    # the n-th call with the n-th record, made with the same arguments, or not at all. (Reading
-    # the oracle is AC, as in the contest: tests/qhack/test_hidden_oracles.py.)
-    code = f'''
+#: correct circuits that forge their record of the calls in order (jobs/recorder.py) on the
+#: first call: ``{forge}`` replaces the recorder's ``_in_order(name, key, entry)``
+FORGED_ORDER = {
+    "2024/ruins_oasis": '''
 import gc
 import pennylane as qml
 
@@ -503,10 +439,70 @@ def circuit(oracle):
     qml.Hadamard(wires=0)
     qml.Hadamard(wires=2)
     qml.CNOT(wires=[0, 2])
-'''
-    v = verdict("2024/ruins_oasis", code)
+''',
+    "2024/fireworks_qutropolis": '''
+import gc
+import pennylane as qml
+
+FORGED = []
+
+
+def is_safe_configuration(oracle):
+    if not FORGED:
+        rec = next(o for o in gc.get_objects() if type(o).__name__ == "Recorder")
+        rec._in_order = {forge}
+        FORGED.append(rec)
+    qml.Hadamard(wires=1)
+    qml.Hadamard(wires=2)
+    qml.pow(oracle(wires=[0, 1, 2, 3]), 4)
+    qml.PauliX(wires=0)
+    qml.pow(oracle(wires=[0, 1, 2, 3]), 4)
+    qml.PauliX(wires=0)
+    qml.Hadamard(wires=1)
+    qml.Hadamard(wires=2)
+    qml.PauliX(wires=1)
+    qml.PauliX(wires=2)
+    qml.Toffoli(wires=[1, 2, 4])
+''',
+}
+
+
+@pytest.mark.parametrize("challenge", sorted(FORGED_ORDER))
+@pytest.mark.parametrize("forge,why", [
+    ("lambda name, key, entry: None", "a call the program did not record (call 1)"),
+    ("lambda name, key, entry: rec.order.setdefault(name, []).append(7)", "malformed record"),
+    ("lambda name, key, entry: (rec.rows.setdefault(name, ({}, []))[1].append(['[[], []]', entry]),"
+     " rec.order.setdefault(name, []).append(len(rec.rows[name][1]) - 1))",
+     "call 1 was recorded with other arguments"),
+])
+def test_forged_call_order_is_a_wrong_answer(verdict, challenge, forge, why):
+    # no call, a row that is not there, every call recorded without its oracle. The trusted job
+    # replays the n-th call with the n-th record, made with the same arguments, or not at all.
+    # (Reading the oracle is AC, as in the contest: tests/qhack/test_hidden_oracles.py.)
+    v = verdict(challenge, FORGED_ORDER[challenge].replace("{forge}", forge))
     assert (v.status, v.tests_passed) == ("WA", 0), v.message
     assert why in _first_failure(v).message
+    assert not v.details.get("judge_error")
+
+
+@pytest.mark.slow
+def test_office_hijinks_400_forged_value_order_is_a_wrong_answer(verdict):
+    # process_output's values are recorded in order too (every call its own value, RecordCheck
+    # sequence): a record that says its first value came from another shot is a wrong answer
+    forge = ("lambda name, key, entry: real(name, '[[[0, 0, 0, 0, 0]], []]' "
+             "if name == 'process_output' else key, entry)")
+    code = (Path(__file__).parent / "solutions" / "2023" / "office_hijinks_400.py").read_text()
+    code = code.replace("def process_output(measurement):\n", f"""def process_output(measurement):
+    if not FORGED:
+        rec = next(o for o in gc.get_objects() if type(o).__name__ == "Recorder")
+        real = rec._in_order
+        rec._in_order = {forge}
+        FORGED.append(rec)
+""").replace("import pennylane as qml\n", "import gc\nimport pennylane as qml\n\nFORGED = []\n", 1)
+    v = verdict("2023/office_hijinks_400", code)
+    assert (v.status, v.tests_passed) == ("WA", 0), v.message
+    assert "process_output(): call 1 was recorded with other arguments" in \
+        _first_failure(v).message
     assert not v.details.get("judge_error")
 
 

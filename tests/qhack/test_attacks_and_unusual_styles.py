@@ -436,7 +436,8 @@ def wormhole_teleportation(g):
     Wormhole(g, wires=0)
     return qml.expval(qml.PauliZ(0))
 ''', "WA", "Wormhole: wrong number of wires"),
-    # the right answer on the first of the 500 oracles only: one circuit is replayed for all
+    # wire 4 set in the first call only (whose probabilities check() does not compare): each
+    # call is replayed with its own circuit, as the contest ran it
     "answers_only_the_first_call": ("2024/fireworks_qutropolis", '''
 import pennylane as qml
 _n = [0]

@@ -1,30 +1,34 @@
 """Hidden oracles, judged as the contests' own loops judge them.
 
-Challenges whose solution is handed an oracle built from hidden data: ``2024/ruins_oasis`` and
-``2024/lazy_workers_terminal`` (this file), ``2024/fireworks_qutropolis`` and
-``2023/office_hijinks_400`` (recorded replay: one record per argument key, so a circuit read from
-the first oracle is replayed against all of them; tests/qhack/test_adversarial.py,
-test_redteam.py) and the four 2022 scripts listed in docs/benchmarks/qhack.md (*Hidden oracles*:
+Challenges whose solution is handed an oracle built from hidden data: ``2024/ruins_oasis``,
+``2024/lazy_workers_terminal``, ``2024/fireworks_qutropolis`` and ``2023/office_hijinks_400``
+(this file) and the four 2022 scripts listed in docs/benchmarks/qhack.md (*Hidden oracles*:
 queried in rounds, test_oracle_queries.py).
 
 ``lazy_workers_terminal``: the official ``run()`` builds the oracle from the test's workers and
 calls ``circuit(oracle)`` in the program's process. A circuit that reads the workers out of the
-oracle (its decomposition, ``run()``'s frame) and sets two workers' bits is accepted by the
-contest's own loop, so it is ``AC`` here too (the recorded replay: the program's job runs the
-official ``run()`` with the real oracle behind a recording proxy, the trusted job replays the
-recorded circuit with the harness's oracle of the same test); the record's ``weak_check`` says
-so. From 2026-12-04 to 2026-12-06 the program's job got only a placeholder, and such programs
-were ``WA`` where the contest accepted them (the 2024 FemtoForest_500 disagreement).
+oracle (its decomposition, its closure, ``run()``'s frame) and sets two workers' bits is
+accepted by the contest's own loop, so it is ``AC`` here too (the recorded replay: the program's
+job runs the official ``run()`` with the real oracle behind a recording proxy that shows the
+oracle's own closure, the trusted job replays the recorded circuit with the harness's oracle of
+the same test); the record's ``weak_check`` says so. The contest ran the three tests in one
+process: a circuit that keeps the first test's workers fails its second test there, and here
+(the program's job runs the earlier tests' ``run()`` first). From 2026-12-04 to 2026-12-06 the
+program's job got only a placeholder, and such programs were ``WA`` where the contest accepted
+them (the 2024 FemtoForest_500 disagreement); until 2026-12-07 a closure reader was ``RE``.
 
-``ruins_oasis``: the official ``check()`` draws 100 oracles and calls ``circuit(oracle)`` twice
-with each (the first call's tape counts the queries, the second's probabilities are compared),
-all in the program's process, where the oracle's matrix, decomposition and closure and
-``check()``'s frame (``target``) can be read. The contest's loop accepts circuits that read any
-of them, so they are ``AC`` here too: the program's job runs the official ``check()`` with the
-real oracles and records every call in order, and the trusted job replays the n-th call against
-the n-th oracle it draws itself (a ``sequence`` record); the record's ``weak_check`` says so.
-Until 2026-12-07 the program's circuit got an opaque placeholder and the judge's own check
-substituted the harness's oracles: such programs were ``WA`` where the contest accepted them.
+``ruins_oasis``, ``fireworks_qutropolis``, ``office_hijinks_400``: the official ``check()`` draws
+the oracles (100, 500, 5,000) and calls the solution with each (``ruins_oasis`` and
+``fireworks_qutropolis`` twice: the first call's tape is inspected, the second's probabilities
+compared; ``office_hijinks_400`` once, then ``process_output`` on the shot), all in the program's
+process, where the oracle's matrix, decomposition and closure and ``check()``'s frame can be
+read. The contest's loop accepts programs that read any of them, so they are ``AC`` here too: the
+program's job runs the official ``check()`` with the real oracles and records every call in
+order, and the trusted job replays the n-th call against the n-th oracle it draws itself (a
+``sequence`` record; ``process_output``'s n-th value likewise); the records' ``weak_check`` says
+so. Until 2026-12-07 such programs were ``WA`` where the contest accepted them (an opaque
+placeholder for ``ruins_oasis``; one record per argument key, replayed against every oracle, for
+the other two).
 
 Every program here is judged and run through the contest's loop in the era interpreter, and the
 two verdicts must agree.
@@ -63,6 +67,18 @@ def _workers(oracle):
 def circuit(oracle):
     for w in _workers(oracle)[:2]:
         qml.PauliX(wires=w)
+'''
+
+#: reads the workers from the oracle's own closure only
+READS_CLOSURE = '''
+import pennylane as qml
+
+
+def circuit(oracle):
+    workers = next(c.cell_contents for c in oracle.__closure__
+                   if isinstance(c.cell_contents, list))
+    qml.PauliX(wires=workers[0])
+    qml.PauliX(wires=workers[1])
 '''
 
 #: remembers what a first (real) call showed and uses it for the next
@@ -233,8 +249,60 @@ def circuit(oracle):
     qml.CNOT(wires=[1, 2])
 '''
 
+#: fireworks_qutropolis: reads the buildings out of each oracle's closure (through any wrapper
+#: around it) and prepares the answer without a query
+FIREWORKS_READS_CLOSURE = '''
+import pennylane as qml
+
+
+def buildings(fn, depth=0):
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    if "buildings" in cells:
+        return cells["buildings"].cell_contents
+    for cell in cells.values():
+        if callable(cell.cell_contents) and hasattr(cell.cell_contents, "__code__") and depth < 5:
+            return buildings(cell.cell_contents, depth + 1)
+
+
+def is_safe_configuration(oracle):
+    b = buildings(oracle)
+    if 2 * abs(b[0] - b[1]) % 8 == 0:
+        qml.PauliX(wires=4)
+'''
+
+#: fireworks_qutropolis, honest and wrong: one query, no answer on wire 4
+FIREWORKS_NO_ANSWER = '''
+import pennylane as qml
+
+
+def is_safe_configuration(oracle):
+    oracle(wires=[0, 1, 2, 3])
+'''
+
+#: office_hijinks_400: process_output reads the lazy worker from check()'s frame
+OFFICE_READS_FRAME = '''
+import sys
+import pennylane as qml
+
+
+@qml.qnode(dev)
+def circuit(project_execution):
+    project_execution(wires=wires)
+    return qml.sample(wires=dev.wires)
+
+
+def process_output(measurement):
+    frame = sys._getframe(1)
+    while frame is not None and "lazy" not in frame.f_locals:
+        frame = frame.f_back
+    return "e%d" % (frame.f_locals["lazy"] + 1 if frame is not None else 1)
+'''
+
+WEAK = Path(__file__).parent / "solutions" / "weak"
+
 CASES = {
     "lazy_reads": ("2024/lazy_workers_terminal", READS_CLOSURE_AND_FRAMES),
+    "lazy_closure": ("2024/lazy_workers_terminal", READS_CLOSURE),
     "lazy_remembers": ("2024/lazy_workers_terminal", REMEMBERS_FIRST_CALL),
     "lazy_honest": ("2024/lazy_workers_terminal", FIXED_STATE_WITH_QUERY),
     "lazy_decomposition": ("2024/lazy_workers_terminal", READS_DECOMPOSITION),
@@ -243,11 +311,16 @@ CASES = {
     "ruins_closure": ("2024/ruins_oasis", RUINS_READS_CLOSURE),
     "ruins_frame": ("2024/ruins_oasis", RUINS_READS_FRAME),
     "ruins_when_counted": ("2024/ruins_oasis", RUINS_QUERIES_WHEN_COUNTED),
-    "ruins_weak": ("2024/ruins_oasis",
-                   (Path(__file__).parent / "solutions" / "weak" / "2024" / "ruins_oasis.py")
-                   .read_text()),
+    "ruins_weak": ("2024/ruins_oasis", (WEAK / "2024" / "ruins_oasis.py").read_text()),
     "ruins_honest": ("2024/ruins_oasis", RUINS_HONEST),
     "ruins_honest_wrong": ("2024/ruins_oasis", RUINS_HONEST_WRONG),
+    "fireworks_closure": ("2024/fireworks_qutropolis", FIREWORKS_READS_CLOSURE),
+    "fireworks_weak": ("2024/fireworks_qutropolis",
+                       (WEAK / "2024" / "fireworks_qutropolis.py").read_text()),
+    "fireworks_no_answer": ("2024/fireworks_qutropolis", FIREWORKS_NO_ANSWER),
+    "office_frame": ("2023/office_hijinks_400", OFFICE_READS_FRAME),
+    "office_weak": ("2023/office_hijinks_400",
+                    (WEAK / "2023" / "office_hijinks_400.py").read_text()),
 }
 
 
@@ -260,10 +333,12 @@ def verdicts(qhack_problems, sandbox):
 
 
 #: what the contest's loop says of each program (checked against it below)
-CONTEST = {"lazy_reads": "AC", "lazy_decomposition": "AC", "lazy_remembers": "WA",
-           "lazy_honest": "WA", "ruins_matrix": "WA", "ruins_decomposition": "AC",
-           "ruins_closure": "AC", "ruins_frame": "AC", "ruins_when_counted": "AC",
-           "ruins_weak": "AC", "ruins_honest": "AC", "ruins_honest_wrong": "WA"}
+CONTEST = {"lazy_reads": "AC", "lazy_closure": "AC", "lazy_decomposition": "AC",
+           "lazy_remembers": "WA", "lazy_honest": "WA", "ruins_matrix": "WA",
+           "ruins_decomposition": "AC", "ruins_closure": "AC", "ruins_frame": "AC",
+           "ruins_when_counted": "AC", "ruins_weak": "AC", "ruins_honest": "AC",
+           "ruins_honest_wrong": "WA", "fireworks_closure": "AC", "fireworks_weak": "AC",
+           "fireworks_no_answer": "WA", "office_frame": "AC", "office_weak": "AC"}
 
 
 @pytest.mark.parametrize("name", sorted(CONTEST))
@@ -286,6 +361,14 @@ def test_a_query_reaches_the_real_oracle(verdicts):
     """The honest program is judged as the contest's own loop judges it: workers 0 and 1 are both
     non-lazy in tests 0 and 2, not in test 1 ([1, 7])."""
     v = verdicts["lazy_honest"]
+    assert [t.passed for t in v.tests] == [True, False, True], [(t.name, t.message) for t in v.tests]
+
+
+def test_a_remembered_first_test_fails_the_second(verdicts):
+    """The circuit that keeps the first oracle's workers ([0, 1, 3, 6]) fails test 1 ([1, 7]),
+    as in the contest's loop (all tests in one process), and passes tests 0 and 2: the
+    program's job of each test runs the earlier tests' run() first."""
+    v = verdicts["lazy_remembers"]
     assert [t.passed for t in v.tests] == [True, False, True], [(t.name, t.message) for t in v.tests]
 
 

@@ -54,12 +54,23 @@ def test_weak_checks_are_recorded(qhack_problems):
                     "2022/algorithms_500_DeutschJozsaStrikesAgain_template",
                     "2022/qml_300_IsingOnTheCake_template", "2024/lazy_workers_terminal",
                     "2024/ruins_oasis",
+                    # judged AC in test_hidden_oracles.py, with the contest's loop
+                    "2024/fireworks_qutropolis", "2023/office_hijinks_400",
                     # judged AC in test_attacks_and_unusual_styles.py (one batch with the other red-team programs)
                     "2024/GHZ_inn", "2024/market_quantum_trinkets", "2023/fall_of_sqynet_400"}
     for pid in weak:
         path = WEAK / f"{pid}.py"
         assert path.is_file() and str(path.relative_to(Path(__file__).parents[2])) in \
             qhack_problems[pid].weak_check, pid
+
+
+def test_oracle_readers_are_wrong():
+    """The weak programs judged in test_hidden_oracles.py answer from the oracle's closure:
+    fireworks_qutropolis without a query, office_hijinks_400 with one that acts on nothing."""
+    fireworks = _wrong("2024/fireworks_qutropolis")
+    assert "__closure__" in fireworks and "oracle(" not in fireworks
+    office = _wrong("2023/office_hijinks_400")
+    assert "__closure__" in office and office.count("project_execution(wires=") == 1
 
 
 @pytest.fixture(scope="module")

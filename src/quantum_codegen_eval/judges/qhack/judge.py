@@ -267,9 +267,12 @@ class QHackJudge:
             return [self._oracle_job(problem, parts, driver, i, [])
                     for i in range(len(self._tests(problem)))]
         jobs = []
-        for i, t in enumerate(self._tests(problem)):
+        tests = self._tests(problem)
+        for i, t in enumerate(tests):
+            earlier = [e["input"] for e in tests[:i]] if recorded is not None and \
+                recorded.earlier_tests else []
             spec = {"parts": parts, "format": fmt, "driver": driver,
-                    "input": t["input"],
+                    "input": t["input"], "earlier": earlier,
                     "live_check": live, "emit": emit, "record": rec,
                     "shims": rewrite is not None, "seed": self.test_seed(problem, i)}
             jobs.append(Job(source, hash_seed=job_hash_seed(self.seed),

@@ -66,9 +66,13 @@ class RecordCheck:
     an oracle of its own (an oracle argument is keyed by position only), and a circuit made by
     reading one is replayed against that one, as the contest ran it; ``open_oracle``: an oracle
     argument shows the harness oracle's own attributes (its closure, code, defaults), as the
-    contest's did (where each call is replayed against its own oracle: in ``lazy_workers_terminal``
-    a circuit that keeps the first test's oracle would read each test's own, as the judge runs
-    every test in a process of its own and the contest ran them in one)."""
+    contest's did (where each call is replayed against its own oracle, or where
+    ``earlier_tests`` keeps what a solution remembers across tests as the contest did);
+    ``earlier_tests``: the program's job first runs the official ``run()`` of the public tests
+    before its own, in order and unrecorded, as the contest's loop ran every test in one process
+    (the judge runs each in a process of its own): a solution that keeps what an earlier test
+    showed it (the first test's oracle) has it, as in the contest. Only where ``check()`` calls no
+    solution code (the contest's loop ran it between the tests)."""
 
     qfuncs: tuple[str, ...]
     values: tuple[str, ...] = ()
@@ -83,6 +87,7 @@ class RecordCheck:
     oracle_memo: bool = False
     sequence: bool = False
     open_oracle: bool = False
+    earlier_tests: bool = False
 
     def spec(self, decorators: dict[str, list[str]] | None = None) -> dict[str, Any]:
         """The data of the job modules (:class:`.jobs.recorder.Recorder` in the program's job,
@@ -93,7 +98,7 @@ class RecordCheck:
                 "hidden_draws": self.hidden_draws, "value_rules": self.value_rules,
                 "state_cache": self.state_cache, "oracle_memo": self.oracle_memo,
                 "sequence": self.sequence, "open_oracle": self.open_oracle,
-                "decorators": decorators or {}}
+                "earlier_tests": self.earlier_tests, "decorators": decorators or {}}
 
 
 RECORD_CHECKS: dict[str, RecordCheck] = {
@@ -113,23 +118,33 @@ RECORD_CHECKS: dict[str, RecordCheck] = {
     # U() queues a PauliX on a random wire inside the harness's circuit, before circuit_right:
     # circuit_right could read it from the queue and undo it without correcting anything
     "2023/office_hijinks_300": RecordCheck(("circuit_left", "circuit_right"), hidden_draws=True),
-    # the harness's oracles (one per random draw) replace the recorded placeholder; the classical
-    # process_output is known on every possible shot. The oracle's matrix() reads only the
-    # three working employees it closes over (oracle_memo); 5,000 trials see four oracles
+    # check() draws 5,000 lazy workers and calls circuit(project_execution) and
+    # process_output(shot) once each per draw in the program's process, as the contest did: each
+    # call is replayed with its own record (a circuit that reads the working employees from the
+    # oracle's closure, or a process_output that reads the lazy one from check()'s frame,
+    # passes there: the record's weak_check). The oracle's matrix() reads only the three working
+    # employees it closes over (oracle_memo); 5,000 trials see four oracles
     "2023/office_hijinks_400": RecordCheck(("circuit",), values=("process_output",),
-                                           binary=("process_output",), state_cache=True,
-                                           oracle_memo=True),
+                                           state_cache=True, oracle_memo=True, sequence=True,
+                                           open_oracle=True),
     # process_output's answers go through np.allclose: an empty array per shot broadcasts to
     # nothing and passes. Each oracle's matrix() is a constant RY matrix (oracle_memo)
     "2023/office_hijinks_500": RecordCheck(("circuit",), values=("process_output",),
                                            binary=("process_output",),
                                            value_rules=(("process_output", "number"),),
                                            state_cache=True, oracle_memo=True),
-    "2024/fireworks_qutropolis": RecordCheck(("is_safe_configuration",)),
+    # check() draws 500 oracles and calls is_safe_configuration(oracle) twice with each (the
+    # first call's tape is searched for QubitUnitary, the second one's probabilities compared) in
+    # the program's process, as the contest did: as ruins_oasis (a circuit that reads the
+    # buildings from the oracle's closure passes there: the record's weak_check)
+    "2024/fireworks_qutropolis": RecordCheck(("is_safe_configuration",), sequence=True,
+                                             open_oracle=True),
     # run() builds the oracle from the test's workers and calls circuit(oracle) in the
-    # program's process, as the contest did (a circuit that reads the workers from the oracle
-    # passes there: the record's weak_check)
-    "2024/lazy_workers_terminal": RecordCheck(("circuit",)),
+    # program's process, as the contest did (a circuit that reads the workers from the oracle,
+    # its closure included, passes there: the record's weak_check); the contest ran the three
+    # tests in one process (a circuit that keeps the first test's workers fails there)
+    "2024/lazy_workers_terminal": RecordCheck(("circuit",), open_oracle=True,
+                                              earlier_tests=True),
     # check() draws 100 oracles and calls circuit(oracle) twice with each (the first call's tape
     # counts the queries, the second one's probabilities are compared) in the program's process,
     # as the contest did: each call is replayed against the oracle it was made with, and the

@@ -2,8 +2,9 @@
 raw output written as tagged JSON to ``qce_result.json``.
 
 Its spec (``qce_job.json``, deleted once read) names the parts, the format (2022's ``script``:
-the driver runs with the input as stdin), the test's input and seed, and what the judge needs
-besides the output: the circuit the solution builds (``emit``, :mod:`.circuit_emit`), the calls
+the driver runs with the input as stdin), the test's input and seed (``earlier``: the inputs of
+the public tests before it, whose ``run()`` goes first), and what the judge needs besides the
+output: the circuit the solution builds (``emit``, :mod:`.circuit_emit`), the calls
 of its functions while the official ``run()`` and ``check()`` run (``record``, :mod:`.recorder`),
 or the official ``check()`` run here on the program's own output (``live_check``). It never sees
 an expected output.
@@ -54,6 +55,15 @@ def main():
         return save()
 
     run, check = g["run"], g["check"]
+    try:  # the public tests before this one (record ``earlier_tests``), unrecorded
+        for earlier in spec.get("earlier", ()):
+            try:
+                run(earlier)
+            except Exception:  # the contest's loop printed it and went on
+                pass
+    except BaseException as exc:
+        result["error"] = error_record("run", exc)
+        return save()
     rec = None
     if spec.get("record"):  # a recorded-replay check: recorders on the solution functions
         try:

@@ -108,8 +108,8 @@ class Recorder:
         self.expand = bool(spec["expand"])
         self.keep = set(REBUILDABLE) | set(spec["classes"])
         self.calls, self.values, self.seen, self.oracle_ops = {}, {}, {}, {}
-        # ``sequence``: every call in order, as an index into its function's distinct
-        # (key, entry) rows
+        # ``sequence``: every call in order (of a quantum function or a classical one), as an
+        # index into its function's distinct (key, entry or value) rows
         self.sequence = bool(spec.get("sequence"))
         self.rows, self.order = {}, {}
         self.open_oracle = bool(spec.get("open_oracle"))
@@ -278,12 +278,16 @@ class Recorder:
             table = self.values.setdefault(name, {})
             key = call_key(args, kwargs)
             self.seen.setdefault(name, (args, kwargs))
-            if key not in table and self.count < MAX_CALLS:
+            if (self.sequence or key not in table) and self.count < MAX_CALLS:
                 self.count += 1
                 try:  # range(8): a list
-                    table[key] = payload.encode(list(ret) if type(ret) is range else ret)
+                    value = payload.encode(list(ret) if type(ret) is range else ret)
                 except Exception as exc:
-                    table[key] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+                    value = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+                if self.sequence:
+                    self._in_order(name, key, value)
+                else:
+                    table[key] = value
             return ret
 
         recorded.__name__ = getattr(fn, "__name__", name)
@@ -321,11 +325,9 @@ class Recorder:
                 except Exception:
                     pass
         if self.sequence:
-            calls = {n: rows for n, (_, rows) in self.rows.items()}
-        else:
-            calls = {n: [[k, v] for k, v in t.items()] for n, t in self.calls.items()}
-        out = {"calls": calls,
-               "values": {n: [[k, v] for k, v in t.items()] for n, t in self.values.items()}}
-        if self.sequence:
-            out["order"] = self.order
-        return out
+            rows = {n: r for n, (_, r) in self.rows.items()}
+            return {"calls": {n: rows[n] for n in self.qfuncs if n in rows},
+                    "values": {n: rows[n] for n in self.value_funcs if n in rows},
+                    "order": self.order}
+        return {"calls": {n: [[k, v] for k, v in t.items()] for n, t in self.calls.items()},
+                "values": {n: [[k, v] for k, v in t.items()] for n, t in self.values.items()}}

@@ -226,10 +226,10 @@ def _table(record, field, names):
     return out
 
 
-def _sequence(record, names):
-    """A ``sequence`` record: per function, its distinct ``[key, entry]`` rows and the row of
-    each call in order."""
-    got, order = record.get("calls"), record.get("order")
+def _sequence(record, field, names):
+    """A ``sequence`` record: per function, its distinct ``[key, entry]`` rows (``[key, value]``
+    in ``values``) and the row of each call in order."""
+    got, order = record.get(field), record.get("order")
     assert isinstance(got, dict) and isinstance(order, dict), "no record"
     out = {}
     for name in names:
@@ -253,8 +253,8 @@ def _by_key(name, table):
 
 
 def _in_order(name, rows, order):
-    """The recorded entry (and its identity) of a call: the n-th call's is the n-th recorded
-    call's, made with the same arguments."""
+    """The recorded entry or value (and its identity) of a call: the n-th call's is the n-th
+    recorded call's, made with the same arguments."""
     made = [0]
 
     def entry(key):
@@ -286,13 +286,12 @@ def _value_rule(name, value, rule):
             f"{name}() must return {n} finite real numbers"
 
 
-def _value_stand_in(name, table, rule):
+def _value_stand_in(name, values, rule):
+    """``values(key)``: the recorded value of a call and its identity."""
     def replay(*args, **kwargs):
-        key = call_key(args, kwargs)
-        assert key in table, f"{name}(): a call the program did not record ({key[:120]})"
-        assert not (isinstance(table[key], dict) and "error" in table[key]), \
-            f"{name}() could not be recorded"
-        value = payload.decode(table[key])
+        got, _ = values(call_key(args, kwargs))
+        assert not (isinstance(got, dict) and "error" in got), f"{name}() could not be recorded"
+        value = payload.decode(got)
         if rule is not None:
             _value_rule(name, value, rule)
         return value
@@ -371,16 +370,18 @@ class Replay:
         record = data["record"]
         for cache in self.caches.values():
             cache.reset()
+        rules = dict(spec["value_rules"])
         if spec.get("sequence"):
-            for name, (rows, order) in _sequence(record, spec["qfuncs"]).items():
+            for name, (rows, order) in _sequence(record, "calls", spec["qfuncs"]).items():
                 ns[name] = self._qfunc_stand_in(name, _in_order(name, rows, order),
                                                 [e for _, e in rows])
+            for name, (rows, order) in _sequence(record, "values", spec["values"]).items():
+                ns[name] = _value_stand_in(name, _in_order(name, rows, order), rules.get(name))
         else:
             for name, table in _table(record, "calls", spec["qfuncs"]).items():
                 ns[name] = self._qfunc_stand_in(name, _by_key(name, table), table.values())
-        rules = dict(spec["value_rules"])
-        for name, table in _table(record, "values", spec["values"]).items():
-            ns[name] = _value_stand_in(name, table, rules.get(name))
+            for name, table in _table(record, "values", spec["values"]).items():
+                ns[name] = _value_stand_in(name, _by_key(name, table), rules.get(name))
         seed = test.get("seed", 0)  # the judge's seed for this test, as in the program's job
         if spec["hidden_draws"]:  # the harness's draws reach no recorded call: a seed the
             seed = test.get("hidden_seed", 0)  # program never saw
