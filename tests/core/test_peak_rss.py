@@ -24,4 +24,4 @@ def test_the_work_peak_is_its_own():
     small = run_fresh(allocate, 300, 0)
     assert small.result == 0 and small.peak_mb < 150 and small.growth_mb < 10, small
     big = run_fresh(allocate, 0, 200)
-    assert big.result == 200 and 200 <= big.growth_mb < 220 and big.peak_mb >= 200, big
+    assert big.result == 200 and 190 <= big.growth_mb < 220 and big.peak_mb >= 190, big
