@@ -1,4 +1,5 @@
-# `make test`: create .venv, install the package with every extra, lint, run every test tier.
+# `make test`: create .venv, install the package with every extra, lint, run every test tier
+# (one pytest-xdist worker per core, each test file in one worker, as the fast tier).
 # `make test-fast`: the tier a contributor runs before every commit (no era environments, no
 # upstream archives, no demo or release build; tests/conftest.py), one pytest-xdist worker per
 # core, each test file in one worker (module fixtures are per file). `make lint`: ruff on all code.
@@ -31,7 +32,7 @@ lint: install
 	$(VENV)/bin/python -m ruff check $(LINTED)
 
 test: lint
-	$(VENV)/bin/python -m pytest --all --durations=25
+	$(VENV)/bin/python -m pytest --all -n auto --dist loadfile --durations=25
 
 test-fast: lint
 	$(VENV)/bin/python -m pytest -n auto --dist loadfile
