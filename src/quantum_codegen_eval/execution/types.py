@@ -70,6 +70,9 @@ class Job:
     package. Both see only the interpreter, system libraries and their own working dir: data
     a job needs goes in ``files``. ``hash_seed``: the job's ``PYTHONHASHSEED`` and the seed
     of its ``random`` / NumPy global generators (``None``: the sandbox's ``hash_seed``).
+    ``peer``: a job run at the same time as this one, linked to it: this job's stdout is the
+    peer's stdin and the peer's stdout is this job's stdin (neither has ``stdin`` of its own;
+    docs/sandbox.md, "Linked jobs").
     """
 
     source: str
@@ -84,15 +87,28 @@ class Job:
     env: dict[str, str] = field(default_factory=dict)
     trusted: bool = False
     hash_seed: int | None = None
+    peer: Job | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):
             raise TypeError(f"Job {self.id!r}: source must be str, got {type(self.source).__name__}")
+        if self.peer is not None:
+            self._check_peer(self.peer)
         for name in [*self.files, *self.collect]:
             parts = name.replace("\\", "/").split("/")
             if not name or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
                 raise ValueError(f"Job {self.id!r}: file name {name!r} must be a relative path "
                                  "inside the working dir")
+
+    def _check_peer(self, peer: object) -> None:
+        if not isinstance(peer, Job):
+            raise ValueError(f"Job {self.id!r}: peer must be a Job, got {type(peer).__name__}")
+        if peer.peer is not None:
+            raise ValueError(f"Job {self.id!r}: its peer {peer.id!r} must not have a peer itself")
+        for side in (self, peer):
+            if side.stdin is not None:
+                raise ValueError(f"Job {self.id!r}: linked job {side.id!r} must not set stdin "
+                                 "(its stdin is the other side's stdout)")
 
     def with_id(self, id: str) -> Job:
         return replace(self, id=id)
@@ -109,7 +125,8 @@ class ExceptionInfo:
 
 @dataclass
 class RunResult:
-    """What a run did. ``status`` is one of :data:`STATUSES`."""
+    """What a run did. ``status`` is one of :data:`STATUSES`; ``peer``: the result of the
+    job's linked peer (:attr:`Job.peer`), if it had one."""
 
     id: str
     status: str
@@ -123,6 +140,7 @@ class RunResult:
     cpu_time: float = 0.0
     peak_memory_mb: float = 0.0
     files: dict[str, bytes] = field(default_factory=dict)
+    peer: RunResult | None = None
 
     @property
     def ok(self) -> bool:
@@ -132,6 +150,7 @@ class RunResult:
         """JSON-ready: collected files are base64 strings."""
         d = asdict(self)
         d["files"] = {k: base64.b64encode(v).decode("ascii") for k, v in self.files.items()}
+        d["peer"] = None if self.peer is None else self.peer.to_dict()
         return d
 
     @classmethod
@@ -140,6 +159,7 @@ class RunResult:
         exc = d.get("exception")
         d["exception"] = ExceptionInfo(**exc) if exc else None
         d["files"] = {k: base64.b64decode(v) for k, v in (d.get("files") or {}).items()}
+        d["peer"] = cls.from_dict(d["peer"]) if d.get("peer") else None
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
 
