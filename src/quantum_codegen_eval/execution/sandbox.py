@@ -182,22 +182,40 @@ class _Slot:
 
     # ------------------------------------------------------------------ one job
 
-    def run(self, job: Job) -> RunResult:
-        sb = self.sb
-        limits = job.limits or sb.limits
-        python = job.python or sb.python
-        preload = tuple(sb.preload if job.preload is None else job.preload)
-        if sb.fresh and preload and (python, preload) not in sb._probed:
-            self.zygote(python, preload)  # its jobs import nothing first: see that they import
-            self.zygotes.pop((python, preload, 0)).close()
-            sb._probed.add((python, preload))
-        rundir = tempfile.mkdtemp(prefix="run-", dir=self.dir)
+    def run(self, job: Job, link: list[int] | None = None) -> RunResult:
+        """Run ``job``. ``link``: the [stdin, stdout] fds of a linked side, used instead of
+        the stdin file and the stdout pipe; this slot owns them and closes them (emptying the
+        list) as soon as the job has them, or on failure: the other side's EOF needs that."""
+        link = [] if link is None else link
         try:
-            return self._run_in(job, limits, python, preload, rundir)
+            limits = job.limits or self.sb.limits
+            python, preload = self._interpreter(job)
+            if self.sb.fresh and preload and (python, preload) not in self.sb._probed:
+                self.zygote(python, preload)  # its jobs import nothing first: see that they import
+                self.zygotes.pop((python, preload, 0)).close()
+                self.sb._probed.add((python, preload))
+            rundir = tempfile.mkdtemp(prefix="run-", dir=self.dir)
+            try:
+                return self._run_in(job, limits, python, preload, rundir, link)
+            finally:
+                _remove_tree(rundir)
         finally:
-            _remove_tree(rundir)
+            _close_fds(link)
 
-    def _prepare(self, job: Job, rundir: str) -> tuple[str, str, int]:
+    def _interpreter(self, job: Job) -> tuple[str, tuple[str, ...]]:
+        sb = self.sb
+        return job.python or sb.python, tuple(sb.preload if job.preload is None else job.preload)
+
+    def _seed(self, job: Job) -> int:
+        return self.sb.hash_seed if job.hash_seed is None else job.hash_seed
+
+    def warm(self, job: Job) -> None:
+        """Start the zygote ``job`` will fork from (no-op with ``fresh``), so that a linked
+        side does not wait on the other's start-up with its wall clock running."""
+        if not self.sb.fresh:
+            self.zygote(*self._interpreter(job), self._seed(job))
+
+    def _prepare(self, job: Job, rundir: str) -> tuple[str, str]:
         os.chmod(rundir, 0o711)
         work = os.path.join(rundir, "work")
         os.mkdir(work, 0o700)
@@ -216,20 +234,22 @@ class _Slot:
         with open(script, "w", encoding="utf-8") as f:
             f.write(job.source)
         os.chmod(script, 0o644)
+        return work, script
+
+    @staticmethod
+    def _stdin(job: Job, rundir: str) -> int:
         if job.stdin is None:
-            stdin_fd = os.open(os.devnull, os.O_RDONLY)
-        else:
-            path = os.path.join(rundir, "stdin")
-            data = job.stdin.encode() if isinstance(job.stdin, str) else job.stdin
-            with open(path, "wb") as f:
-                f.write(data)
-            stdin_fd = os.open(path, os.O_RDONLY)
-        return work, script, stdin_fd
+            return os.open(os.devnull, os.O_RDONLY)
+        path = os.path.join(rundir, "stdin")
+        data = job.stdin.encode() if isinstance(job.stdin, str) else job.stdin
+        with open(path, "wb") as f:
+            f.write(data)
+        return os.open(path, os.O_RDONLY)
 
     def _spec(self, job: Job, limits: Limits, work: str, script: str) -> dict:
         env = _base_env(work, self.sb.env)
         env.update(job.env)
-        seed = self.sb.hash_seed if job.hash_seed is None else job.hash_seed
+        seed = self._seed(job)
         env["PYTHONHASHSEED"] = str(seed)  # what the program's own interpreters inherit
         return {
             "seed": seed,
@@ -240,10 +260,14 @@ class _Slot:
         }
 
     def _run_in(self, job: Job, limits: Limits, python: str, preload: tuple[str, ...],
-                rundir: str) -> RunResult:
-        work, script, stdin_fd = self._prepare(job, rundir)
+                rundir: str, link: list[int]) -> RunResult:
+        work, script = self._prepare(job, rundir)
         spec = self._spec(job, limits, work, script)
-        out_r, out_w = os.pipe()
+        if link:  # the host never reads the link: its stdout reader is at EOF from the start
+            (stdin_fd, out_w), out_r = link, _eof_reader()
+        else:
+            stdin_fd = self._stdin(job, rundir)
+            out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         rep_r, rep_w = os.pipe()
         zygote = None
@@ -270,6 +294,7 @@ class _Slot:
                 os.close(fd)
             raise
         finally:
+            link.clear()  # closed just below (never twice: the fd may be another's by then)
             for fd in (stdin_fd, out_w, err_w, rep_w):
                 os.close(fd)
         if zygote is not None:
@@ -431,6 +456,31 @@ class _Slot:
                        truncated=truncated, wall=wall, files=_collect(work, job.collect, limits))
 
 
+def _link_pipes() -> tuple[list[int], list[int]]:
+    """Two pipes as the job's and the peer's [stdin, stdout]. ``os.pipe`` fds are close-on-exec:
+    no program another thread starts meanwhile holds one (it would delay the other's EOF)."""
+    to_peer = os.pipe()
+    try:
+        to_job = os.pipe()
+    except BaseException:
+        _close_fds(list(to_peer))
+        raise
+    return [to_job[0], to_peer[1]], [to_peer[0], to_job[1]]
+
+
+def _eof_reader() -> int:
+    """The read end of a pipe whose write end is closed: reads EOF at once."""
+    r, w = os.pipe()
+    os.close(w)
+    return r
+
+
+def _close_fds(fds: list[int]) -> None:
+    """Close ``fds`` and empty the list (so that nothing closes them twice)."""
+    while fds:
+        os.close(fds.pop())
+
+
 def _collect(work: str, names: tuple[str, ...], limits: Limits) -> dict[str, bytes]:
     """Read back files without following symlinks anywhere on the way (the program owns work/)."""
     out: dict[str, bytes] = {}
@@ -585,6 +635,9 @@ class Sandbox:
         self._lock = threading.Lock()
         self._slots: queue.Queue[_Slot] = queue.Queue()
         self._all_slots: list[_Slot] = []
+        # linked jobs' peers run here, never in a normal slot: see _run_linked
+        self._peer_slots: queue.Queue[_Slot] = queue.Queue()
+        self._all_peer_slots: list[_Slot] = []
         self._closed = False
         self._pool: ThreadPoolExecutor | None = None
         self._remote: set[Future[RunResult]] = set()  # executor jobs not done yet
@@ -597,14 +650,11 @@ class Sandbox:
         return self.run_job(Job(source, stdin=stdin, **job_fields))
 
     def run_job(self, job: Job) -> RunResult:
+        if job.peer is not None:
+            return self._run_linked(job)
         slot = self._acquire()
         try:
-            return slot.run(job)
-        except ExecutorError:  # the machine cannot run such jobs: no result is the program's
-            raise
-        except Exception as e:  # the sandbox's own failure still yields a result
-            return RunResult(id=job.id, status="crashed",
-                             stderr=f"[sandbox] {type(e).__name__}: {e}")
+            return _guarded(slot.run, job)
         finally:
             self._slots.put(slot)
 
@@ -643,13 +693,13 @@ class Sandbox:
             if self._closed:
                 return
             self._closed = True
-        for slot in self._all_slots:  # in-flight jobs end now, not when they finish
+        for slot in self._all_slots + self._all_peer_slots:  # in-flight jobs end now
             slot.abort()
         for inner in list(self._remote):  # a dask future cancelled releases its task
             inner.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
-        for slot in self._all_slots:
+        for slot in self._all_slots + self._all_peer_slots:
             slot.close()
         for path in self._mounts + _mounts_under(self._base):
             _unmount(path)
@@ -708,19 +758,71 @@ class Sandbox:
             if self.executor is None:
                 pool.shutdown(wait=True)
 
-    def _acquire(self) -> _Slot:
+    def _run_linked(self, job: Job) -> RunResult:
+        """``job`` and its peer at once, each in a slot (a uid) of its own, each one's stdout
+        the other's stdin. The job holds a normal slot while its peer waits for a peer slot:
+        there are as many of those as normal slots, so a peer slot always comes free."""
+        peer = job.peer
+        assert peer is not None
+        slot = self._acquire()
+        try:
+            peer_slot = self._acquire(peer=True)
+            try:
+                return self._run_pair(job, peer, slot, peer_slot)
+            finally:
+                self._peer_slots.put(peer_slot)
+        finally:
+            self._slots.put(slot)
+
+    def _run_pair(self, job: Job, peer: Job, slot: _Slot, peer_slot: _Slot) -> RunResult:
+        if os.geteuid() == 0 and slot.uid == peer_slot.uid:
+            raise ValueError(f"job {job.id!r}: linked jobs need a uid per slot, so that the "
+                             "peer cannot signal or trace the job: use Sandbox(user='auto')")
+        for side, s in ((job, slot), (peer, peer_slot)):
+            try:
+                s.warm(side)
+            except ExecutorError:
+                raise
+            except Exception:
+                pass  # its run retries and reports the failure as its result
+        job_link, peer_link = _link_pipes()
+        peer_result: Future[RunResult] = Future()
+
+        def run_peer() -> None:
+            try:
+                peer_result.set_result(_guarded(peer_slot.run, peer, peer_link))
+            except BaseException as e:
+                peer_result.set_exception(e)
+
+        try:
+            thread = threading.Thread(target=run_peer, name=f"qce-peer-{peer.id}", daemon=True)
+            thread.start()
+        except BaseException:
+            _close_fds(peer_link)
+            _close_fds(job_link)
+            raise
+        try:
+            result = _guarded(slot.run, job, job_link)
+        finally:
+            thread.join()
+        return replace(result, peer=peer_result.result())
+
+    def _acquire(self, peer: bool = False) -> _Slot:
+        """A free slot (a normal one, or a linked job's peer slot), made on demand."""
         if self._closed:
             raise RuntimeError("Sandbox is closed")
+        free, made = ((self._peer_slots, self._all_peer_slots) if peer
+                      else (self._slots, self._all_slots))
         try:
-            return self._slots.get_nowait()
+            return free.get_nowait()
         except queue.Empty:
             pass
         with self._lock:
-            if len(self._all_slots) < self.workers:
+            if len(made) < self.workers:
                 slot = _Slot(self, self._lease())
-                self._all_slots.append(slot)
+                made.append(slot)
                 return slot
-        return self._slots.get()
+        return free.get()
 
     def _lease(self) -> UidLease | None:
         if self.user is None:
@@ -751,6 +853,16 @@ class Sandbox:
         """Private mount namespaces need root; this package's files are what they hide."""
         return {"isolate_fs": os.geteuid() == 0, "hide_packages": [_PACKAGE],
                 "hide_paths": [_PACKAGE_DIR], "jobs_dir": self._base}
+
+
+def _guarded(run: Any, job: Job, *args: Any) -> RunResult:
+    """``run(job, *args)``: the sandbox's own failure still yields a result."""
+    try:
+        return run(job, *args)
+    except ExecutorError:  # the machine cannot run such jobs: no result is the program's
+        raise
+    except Exception as e:
+        return RunResult(id=job.id, status="crashed", stderr=f"[sandbox] {type(e).__name__}: {e}")
 
 
 def _check_hash_seed(seed: int) -> int:
