@@ -844,6 +844,26 @@ def _keep_stdlib_exits():
             atexit.register(func, *args, **kwargs)
 
 
+#: how many texts a zygote keeps compiled (``Job.precompile``)
+MAX_PRECOMPILED = 64
+
+
+def _precompile(texts):
+    """Compile the job's ``[file name, source]`` texts (the host's, never a program's) into the
+    cache every later child inherits: ``sys.modules["_qce_precompiled"].code``."""
+    cache = sys.modules.get("_qce_precompiled")
+    if cache is None:
+        cache = sys.modules["_qce_precompiled"] = types.ModuleType("_qce_precompiled")
+        cache.code = {}
+    for name, source in texts:
+        if len(cache.code) >= MAX_PRECOMPILED:
+            break
+        try:
+            cache.code[(name, source)] = compile(source, name, "exec", dont_inherit=True)
+        except BaseException:  # the job compiles it itself and reports what fails
+            pass
+
+
 def zygote(control_fd, config):
     global _FS_PLAN
     sock = socket.socket(fileno=control_fd)
@@ -891,6 +911,7 @@ def zygote(control_fd, config):
             spec, fds = recv_msg(sock, nfds=4)
         except EOFError:
             os._exit(0)
+        _precompile(spec.get("precompile") or ())
         pid = os.fork()
         if pid == 0:
             try:

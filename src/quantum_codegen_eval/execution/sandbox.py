@@ -112,6 +112,7 @@ class _Zygote:
             raise RuntimeError(f"sandbox worker for {python} failed to start: {e}\n{err}") from e
         ours.settimeout(None)
         self.pid = self.proc.pid
+        self.compiled: set[tuple[str, str]] = set()  # the texts it precompiled (``Job``)
 
     @property
     def alive(self) -> bool:
@@ -287,7 +288,7 @@ class _Slot:
                 pid, waiter = proc.pid, os.pidfd_open(proc.pid)
             else:
                 zygote = self._send(python, preload, spec["seed"], spec,
-                                    [stdin_fd, out_w, err_w, rep_w])
+                                    [stdin_fd, out_w, err_w, rep_w], job.precompile)
                 t0 = time.monotonic()
         except BaseException:
             for fd in (out_r, err_r, rep_r):
@@ -312,12 +313,16 @@ class _Slot:
         return self._supervise(job, limits, pid, waiter, zygote, out_r, err_r, rep_r, t0, work)
 
     def _send(self, python: str, preload: tuple[str, ...], hash_seed: int, spec: dict,
-              fds: list[int]) -> _Zygote:
-        """Hand the job to this slot's zygote; one retry with a new one if it just died."""
+              fds: list[int], precompile: tuple[tuple[str, str], ...] = ()) -> _Zygote:
+        """Hand the job to this slot's zygote; one retry with a new one if it just died. The
+        texts to precompile go to a zygote once (it keeps at most ``_worker.MAX_PRECOMPILED``)."""
         for attempt in (0, 1):
             zygote = self.zygote(python, preload, hash_seed)
+            room = _worker.MAX_PRECOMPILED - len(zygote.compiled)
+            new = [list(p) for p in dict.fromkeys(precompile) if p not in zygote.compiled][:room]
             try:
-                _worker.send_msg(zygote.sock, spec, fds=fds)
+                _worker.send_msg(zygote.sock, {**spec, "precompile": new}, fds=fds)
+                zygote.compiled.update(tuple(p) for p in new)
                 return zygote
             except OSError:
                 zygote.close()

@@ -72,7 +72,11 @@ class Job:
     of its ``random`` / NumPy global generators (``None``: the sandbox's ``hash_seed``).
     ``peer``: a job run at the same time as this one, linked to it: this job's stdout is the
     peer's stdin and the peer's stdout is this job's stdin (neither has ``stdin`` of its own;
-    docs/sandbox.md, "Linked jobs").
+    docs/sandbox.md, "Linked jobs"). ``precompile``: ``(file name, source)`` texts the job's
+    worker compiles once and keeps for every later job it forks
+    (``sys.modules["_qce_precompiled"].code[(file name, source)]``); the job's own code looks
+    them up there (the judges' job bootstrap does). Never a text holding a secret: every job the
+    worker forks, untrusted ones too, can read them.
     """
 
     source: str
@@ -88,6 +92,7 @@ class Job:
     trusted: bool = False
     hash_seed: int | None = None
     peer: Job | None = None
+    precompile: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):

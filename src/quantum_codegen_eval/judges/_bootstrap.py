@@ -22,4 +22,9 @@ def _install(modules):
         module.__file__ = "<job " + name + ">"
         sys.modules[name] = module
         setattr(sys.modules[module.__package__], parts[-1], module)
-        exec(compile(source, module.__file__, "exec"), module.__dict__)
+        # compiled once by the sandbox's worker when the job asked for it (``Job.precompile``)
+        code = getattr(sys.modules.get("_qce_precompiled"), "code", {}).get(
+            (module.__file__, source))
+        if code is None:
+            code = compile(source, module.__file__, "exec")
+        exec(code, module.__dict__)

@@ -39,6 +39,13 @@ def job_source(entry: ModuleType, function: str = "main", *args: object) -> str:
     return modules_source(entry) + f"sys.modules[{entry.__name__!r}].{function}({call})\n"
 
 
+def precompile(entry: ModuleType) -> tuple[tuple[str, str], ...]:
+    """The ``(file name, source)`` of every module :func:`job_source` ships for ``entry``, for
+    ``Job.precompile``: the sandbox's worker compiles them once, not every job (about 20 ms of
+    each function-test job). Public code of this package, never a secret."""
+    return tuple((f"<job {name}>", _source(name)) for name in needed(entry.__name__))
+
+
 def modules_source(entry: ModuleType) -> str:
     """The start of :func:`job_source`'s script: the bootstrap and the modules ``entry`` needs,
     installed, without a call."""
