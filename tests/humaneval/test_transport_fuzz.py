@@ -133,9 +133,9 @@ def test_the_proxy_answers_a_hostile_frame_with_a_verdict_not_a_crash():
                b'{"ok": true, "value": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"]
     rng.shuffle(frames)
     for payload in frames:
-        proxy = trusted.Proxy(CODEC, [], [])
+        proxy = trusted.Proxy(CODEC, None)
         try:
-            proxy._answer(0, (b"C", payload), [[1, 2]], {})
+            proxy._answer(0, payload, [[1, 2]], {})
         except trusted.ProxyFailure as exc:
             assert exc.reason in ("payload", "unsupported", "limit")
         except Exception as exc:  # the program's own exception, rebuilt: a builtin or ours

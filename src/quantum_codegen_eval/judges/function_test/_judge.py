@@ -10,14 +10,13 @@ the invocation style :attr:`~FunctionTestJudge.style`: ``"check"`` calls the tes
 the candidate's functions bound as the test's globals of those names (Quantum Katas's tests call
 ``state_flip(qc, 0)`` directly).
 
-Stages (judges/base.py): ``T0`` a trusted job runs the test against the proxy until its first
-call and reports its arguments (and, speculatively, the next calls'); ``U1`` the candidate's job
-runs the program and calls its functions on all recorded arguments, in order, in one fresh
-process, returning the results serialised (the wire codec, ``jobs/codec.py``); ``T1`` the
-trusted job replays the test from the start with the known results rebuilt as real objects; ...
-until the test completes or raises. A call's first recorded result is final (a re-run only
-rebuilds the program's state). The verdict is decided from the trusted job's report only; the
-candidate's bytes are split into frames here and parsed (bounded) only in the trusted job.
+One stage (judges/base.py): a trusted job runs the test against a proxy, linked live to the
+candidate's job (``Job.peer``), which runs the program once and then answers the proxy's calls
+one at a time, in order, in that one process, as upstream's runner has it: each call's
+arguments go out and its result comes back serialised (the wire codec, ``jobs/codec.py``;
+``jobs/frames.py``), rebuilt as real objects in the trusted job only. The verdict is decided
+from the trusted job's report and what the sandbox saw of the candidate's job (its status,
+exit, limits); the evaluator never reads the session.
 
 Status mapping: the test completes -> ``AC``; ``AssertionError`` -> ``WA``; another exception
 of the test's own code (on the program's result) -> ``WA``; one re-raised from the
@@ -27,18 +26,20 @@ library or account) or a task declared unjudgeable (:meth:`~FunctionTestJudge.un
 a judge error; a missing library or account reported from the candidate's call -> the program's
 ``RE`` (nothing the program raises makes a judge error; when a library raised it and the trusted
 job finds it missing here, ``details["environment_lacks"]`` says so); a ``MemoryError`` in the
-call's or the test's exception chain -> ``MLE`` (``judges.base.limit_status``); more than ``MAX_ROUNDS`` rounds or ``ROUND_BUDGET`` x ``time_limit``
-CPU s -> a judge error; a returned value that cannot cross safely -> ``RE``
+call's or the test's exception chain -> ``MLE`` (``judges.base.limit_status``); a returned value
+that cannot cross safely -> ``RE``
 (``details["proxy_unsupported"]``); a malformed payload -> ``RE``; the program dying in a call
 or at top level -> ``RE``/``TLE``/``MLE``; no code -> ``FORMAT``. ``time_limit`` counts CPU
-seconds per job; the wall clock is capped at ``judges.base.wall_limit`` of that.
+seconds of each job (the candidate's: its top level and all its calls, as upstream's one
+process); the wall clock of the candidate's job is capped at ``judges.base.wall_limit`` of that,
+the trusted job's at twice that (it waits for the candidate).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...verdict import TestResult, Verdict
@@ -53,21 +54,10 @@ from ..base import (
     read_result,
     wall_limit,
 )
-from .jobs import frames, runner, trusted
+from .jobs import runner, trusted
 
 DEFAULT_TIME_LIMIT = 60.0
-#: candidate runs per sample (stages are T0, (U, T) * rounds): a check that uses each of many
-#: calls' results before the next call needs one round per call (upstream: at most 7, task 145)
-MAX_ROUNDS = 40
-#: every round re-runs the program and the check from the start, so a sample's work grows with
-#: the square of its rounds: a new round starts only while the CPU seconds of all the sample's
-#: jobs so far (both sides) are under this many times ``time_limit``; past it, a judge error
-ROUND_BUDGET = 10.0
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
-#: a candidate job's output larger than this is malformed (the sandbox caps files anyway); the
-#: evaluator holds every round's output until the verdict: past this in all a judge limitation
-#: (``transport``; three rounds of 11 MB each took the evaluator to 550 MB before)
-MAX_FRAMES_BYTES = 64 << 20
 #: the trusted job's report read back: its file-size limit (``Limits``), never reached by a
 #: report of the calls it needs
 MAX_REPORT_BYTES = 64 << 20
@@ -102,40 +92,25 @@ def _library_says_lacking(out: dict) -> bool:
 
 @dataclass
 class _State:
-    """What the stages so far established for one sample."""
+    """What the session established for one sample."""
 
-    fps: list[str] = field(default_factory=list)      # argument fingerprints, by call
-    calls: list[dict] = field(default_factory=list)   # encoded arguments, by call
-    results: list[tuple[bytes, bytes]] = field(default_factory=list)  # first result frames
-    died: dict[int, dict] = field(default_factory=dict)
-    files: bytes | None = None
     const: list | None = None  # [value]: the program reported its entry point only returns it
-    rounds: int = 0
-    frames_bytes: int = 0  # the program's output files of every round so far (held till done)
-    last_from: int = -1
+    calls: int = 0
     wall: float = 0.0
-    cpu: float = 0.0   # CPU seconds of every job so far (the round budget)
+    cpu: float = 0.0   # CPU seconds of both jobs
 
 
-def _constant(payload: bytes) -> list | None:
+def _constant(report: object) -> list | None:
     """The program's report that its entry point only returns a constant: ``[value]``."""
-    if not payload or len(payload) > 200:
+    if not isinstance(report, str) or not report or len(report) > 200:
         return None
     try:
-        out = json.loads(payload)
+        out = json.loads(report)
     except ValueError:
         return None
     ok = isinstance(out, dict) and "const" in out and (
         out["const"] is None or type(out["const"]) in (bool, int, float, str))
     return [out["const"]] if ok else None
-
-
-def _ask(call: dict) -> dict:
-    """What the candidate's job needs of one recorded call."""
-    out = {"args": call["args"], "kwargs": call["kwargs"], "rng": call.get("rng")}
-    if call.get("fn"):
-        out["fn"] = call["fn"]
-    return out
 
 
 def test_functions(source: str) -> tuple[str, ...]:
@@ -173,7 +148,7 @@ class FunctionTestJudge:
     ...     def test_source(self, problem):
     ...         return problem.test  # its test_* functions
     >>> MyJudge().max_stages
-    81
+    1
     """
 
     time_limit: float = DEFAULT_TIME_LIMIT
@@ -188,15 +163,15 @@ class FunctionTestJudge:
     #: whether the functions the test defines and passes to the candidate (oracles) cross, as
     #: their source, to run in the candidate's process (``jobs/task_values``); never back
     callbacks: ClassVar[bool] = False
-    #: a call whose random state (the test's) is the previous call's starts where the program's
-    #: previous call left its random state, as in one process (a test calling a random function
-    #: twice gets two draws); else every call starts from the test's state at that call
+    #: a call made while the test drew no random number since its previous call starts where
+    #: the program's previous call left its random state, as in one process (a test calling a
+    #: random function twice gets two draws); else every call starts from the test's state
     rng_continues: ClassVar[bool] = False
     #: the trusted test's random states are seeded and every call of the candidate starts from
-    #: the state the test had at that call (a replay repeats the same run)
+    #: the state the test had at that call (a run repeats the same verdict)
     deterministic = True
-    #: T0 and a candidate job and a trusted job per round (``judges.base.stage_limit``)
-    max_stages = 2 * MAX_ROUNDS + 1
+    #: one linked pair of jobs (``judges.base.stage_limit``)
+    max_stages = 1
 
     # ------------------------------------------------------------------ the subclass's part
     def test_source(self, problem: Any) -> str:
@@ -255,49 +230,37 @@ class FunctionTestJudge:
         return tuple(self.preload(problem) if callable(self.preload) else self.preload)
 
     # ------------------------------------------------------------------ jobs
-    def _limits(self):
+    def _limits(self, wall_factor: float = 1.0):
         from ...execution import Limits
 
-        return Limits(wall_time=wall_limit(self.time_limit), cpu_time=self.time_limit,
-                      memory_mb=self.memory_mb, output_bytes=OUTPUT_BYTES)
+        return Limits(wall_time=wall_factor * wall_limit(self.time_limit),
+                      cpu_time=self.time_limit, memory_mb=self.memory_mb,
+                      output_bytes=OUTPUT_BYTES)
 
     def _job_id(self, problem: Any) -> str:
         config = getattr(problem, "config", None)
         return f"{config}:{problem.task_id}" if config is not None else str(problem.task_id)
 
-    def _trusted_job(self, problem: Any, st: _State):
+    def _job(self, problem: Any, code: str):
+        """The trusted job running the test, linked to the candidate's job (its peer)."""
         from ...execution import Job
 
-        body = b"".join(frames.pack(k, p) for k, p in st.results)
-        if st.files is not None:
-            body += frames.pack(b"F", st.files)
-        known = json.dumps({"fps": st.fps[:len(st.results)]})
         tests = None if self.style == "check" else list(self.tests(problem))
-        source = _embed.job_source(trusted, "main", self.test_source(problem),
-                                   problem.entry_point, tests, list(self.functions(problem)),
-                                   list(self.classes(problem)), self.callbacks)
-        return Job(source, id=f"{self._job_id(problem)}:t{st.rounds}",
-                   files={trusted.KNOWN_FILE: known, trusted.RESULTS_FILE: body},
-                   collect=(trusted.OUT_FILE,), limits=self._limits(), preload=self._preload(problem),
-                   hash_seed=job_hash_seed(self.seed), trusted=True)
-
-    def _candidate_job(self, problem: Any, code: str, st: _State):
-        from ...execution import Job
-
-        source = _embed.job_source(runner, "main", self.program(problem, code),
-                                   problem.entry_point, list(self.classes(problem)),
-                                   self.callbacks)
-        calls, before = [], None
-        for c, fp in zip(st.calls, st.fps, strict=True):
-            ask = _ask(c)
-            if self.rng_continues and fp[1] == before:  # the test drew nothing since
-                ask["rng"] = None
-            before = fp[1]
-            calls.append(ask)
-        return Job(source, id=f"{self._job_id(problem)}:u{st.rounds + 1}",
-                   files={runner.CALLS_FILE: json.dumps(calls)},
-                   collect=(runner.FRAMES_FILE,), limits=self._limits(), preload=self._preload(problem),
-                   hash_seed=job_hash_seed(self.seed))
+        check = _embed.job_source(trusted, "main", self.test_source(problem),
+                                  problem.entry_point, tests, list(self.functions(problem)),
+                                  list(self.classes(problem)), self.callbacks,
+                                  self.rng_continues)
+        program = _embed.job_source(runner, "main", self.program(problem, code),
+                                    problem.entry_point, list(self.classes(problem)),
+                                    self.callbacks)
+        job_id, preload = self._job_id(problem), self._preload(problem)
+        candidate = Job(program, id=f"{job_id}:program", limits=self._limits(),
+                        preload=preload, hash_seed=job_hash_seed(self.seed),
+                        precompile=_embed.precompile(runner))
+        return Job(check, id=f"{job_id}:check", collect=(trusted.OUT_FILE,),
+                   limits=self._limits(2.0), preload=preload,
+                   hash_seed=job_hash_seed(self.seed), trusted=True, peer=candidate,
+                   precompile=_embed.precompile(trusted))
 
     def jobs(self, problem: Any, code: str | None) -> list[Any] | Verdict:
         code = code or ""
@@ -311,80 +274,17 @@ class FunctionTestJudge:
         if self.style == "tests" and not self.tests(problem):
             return self._judge_error(problem, _State(), "the task's test defines no test "
                                      "function to call")
-        return [self._trusted_job(problem, _State())]
+        return [self._job(problem, code)]
 
     # ------------------------------------------------------------------ decide
     def decide(self, problem: Any, code: str | None, results: list[Any]) -> Verdict | list[Any]:
-        st = _State()
-        for k, r in enumerate(results):
-            st.wall += r.wall_time or 0.0
-            st.cpu += r.cpu_time or 0.0
-            last = k == len(results) - 1
-            step = self._after_trusted(problem, st, r) if k % 2 == 0 else \
-                self._after_candidate(problem, st, r)
-            if isinstance(step, Verdict):
-                return step
-            if last:
-                if k % 2 == 1:
-                    return [self._trusted_job(problem, st)]
-                limit = self._round_limit(problem, st)
-                if limit is not None:
-                    return limit
-                return [self._candidate_job(problem, code or "", st)]
-        raise AssertionError("decide() without results")  # pragma: no cover
-
-    def _round_limit(self, problem: Any, st: _State) -> Verdict | None:
-        """A judge error when another round would pass the judge's bounds (rounds, CPU)."""
-        budget = ROUND_BUDGET * self.time_limit
-        if st.rounds >= MAX_ROUNDS:
-            why, kind = (f"{self._the_test} needs more than {MAX_ROUNDS} rounds of calls",
-                         "proxy_rounds")
-        elif st.cpu >= budget:
-            why, kind = (f"round {st.rounds + 1} not started: the sample's jobs used "
-                         f"{st.cpu:.1f} CPU s in {st.rounds} rounds, the judge's budget is "
-                         f"{budget:g} ({ROUND_BUDGET:g} x the time limit)"), "round_budget"
-        else:
-            return None
-        return self._judge_limitation(problem, st, kind, why, proxy_rounds_exceeded=True,
-                                      cpu_seconds=round(st.cpu, 3))
-
-    def _after_candidate(self, problem: Any, st: _State, r: Any) -> Verdict | None:
-        st.rounds += 1
-        raw = r.files.get(runner.FRAMES_FILE, b"")
-        st.frames_bytes += len(raw)
-        if len(raw) <= MAX_FRAMES_BYTES < st.frames_bytes:  # the evaluator holds every round's
-            return self._judge_limitation(problem, st, "transport",
-                                          f"the program's results over {st.rounds} rounds "
-                                          f"have {st.frames_bytes:,} bytes, over the judge's "
-                                          f"{MAX_FRAMES_BYTES:,}: a limit of the transport, not "
-                                          "counted as the program's error")
-        try:
-            if len(raw) > MAX_FRAMES_BYTES:
-                raise ValueError(f"{len(raw)} bytes of output")
-            got = frames.split(raw, kinds=(b"L", b"C", b"F", b"E"))
-        except ValueError as exc:
-            return self._verdict(problem, st, "RE",
-                                 f"the program's output is malformed (or cut at the "
-                                 f"file-size limit): {exc}", evidence=BROKE_CONTRACT)
-        if not got or got[0][0] != b"L":
-            return self._top_level(problem, st, r)
-        st.const = _constant(got[0][1])
-        calls = [f for f in got if f[0] == b"C"]
-        files = [p for k, p in got if k == b"F"]
-        st.files = files[-1] if files else None
-        frozen = len(st.results)
-        st.results.extend(calls[frozen:len(st.calls)])
-        if len(st.results) < len(st.calls):
-            i = len(st.results)
-            info = {"status": r.status, "exit_code": r.exit_code, "signal": r.signal,
-                    "exception": r.exception.type.rsplit(".", 1)[-1] if r.exception else None,
-                    "message": r.exception.message[:500] if r.exception else ""}
-            st.died[i] = info
-            st.results.append((b"D", json.dumps(info).encode()))
-            del st.calls[i + 1:], st.fps[i + 1:]
-        return None
-
-    def _after_trusted(self, problem: Any, st: _State, r: Any) -> Verdict | None:
+        r = results[0]
+        program = r.peer
+        st = _State(wall=r.wall_time or 0.0, cpu=(r.cpu_time or 0.0) + (
+            program.cpu_time or 0.0 if program is not None else 0.0))
+        if program is None:
+            return self._judge_error(problem, st, "the sandbox ran no program job beside the "
+                                     f"check ({r.status})")
         read = read_result(r, trusted.OUT_FILE, MAX_REPORT_BYTES)
         if read.failure and read.failure.reason == "missing":
             limit = limit_status(r.status)
@@ -403,33 +303,19 @@ class FunctionTestJudge:
             if read.failure:
                 raise ValueError(str(read.failure))
             out = read.value
-            if not isinstance(out, dict):
-                raise ValueError("not an object")
-            calls = out["calls"] if out.get("state") == "need" else []
-            start = out.get("from")
-            if out.get("state") == "need" and (not calls or not isinstance(start, int)):
+            if not isinstance(out, dict) or out.get("state") not in ("done", "top_level"):
                 raise ValueError("unexpected report")
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             return self._judge_error(problem, st, f"the trusted check's report is unreadable "
                                      f"({exc})", stderr_tail=(r.stderr or "")[-2000:])
-        if out.get("state") == "need":
-            if start <= st.last_from:
-                return self._judge_error(problem, st, f"{self._the_test} asks different arguments on a "
-                                         "replay (not reproducible)", proxy_nondeterministic=True)
-            st.last_from = start
-            del st.results[start:], st.fps[start:], st.calls[start:]
-            st.died = {i: d for i, d in st.died.items() if i < start}
-            for c in calls:
-                st.fps.append(c["fp"])
-                st.calls.append(_ask(c))
-            return None
-        if st.rounds == 0:  # check() never called the candidate: still run its program once
-            st.fps, st.calls, st.results = [], [], []
-            return None
-        return self._outcome(problem, st, out)
+        if out["state"] == "top_level":
+            return self._top_level(problem, st, program)
+        st.const = _constant(out.get("const"))
+        st.calls = out["calls"] if type(out.get("calls")) is int else 0
+        return self._outcome(problem, st, out, program)
 
     # ------------------------------------------------------------------ verdicts
-    def _outcome(self, problem: Any, st: _State, out: dict) -> Verdict:
+    def _outcome(self, problem: Any, st: _State, out: dict, program: Any) -> Verdict:
         result = out.get("result")
         if result == "pass":
             stub = self.stub_returns(problem) if st.const is not None else None
@@ -485,18 +371,19 @@ class FunctionTestJudge:
                                  evidence=BROKE_CONTRACT)
         if reason == "exit":
             return self._verdict(problem, st, "RE", f"{call}: {message}", evidence=BROKE_CONTRACT)
-        died = st.died.get(i, {}) if isinstance(i, int) else {}
-        limit = limit_status(str(died.get("status")))
+        # the program ended during a call: what the sandbox saw of its job
+        limit = limit_status(program.status)
         if limit is not None:
-            return self._verdict(problem, st, limit, f"{call}: over {self._limit_text(limit)}")
-        if died.get("exception"):
-            exc = died["exception"]
+            return self._verdict(problem, st, limit, f"{call}: over {self._limit_text(limit)}",
+                                 program)
+        if program.exception is not None:
+            exc = program.exception.type.rsplit(".", 1)[-1]
             return self._verdict(problem, st, "WA" if exc == "AssertionError" else "RE",
-                                 f"{call}: {exc}: {died.get('message', '')}",
+                                 f"{call}: {exc}: {program.exception.message[:500]}", program,
                                  evidence=Evidence(exception_type=exc))
         return self._verdict(problem, st, "RE",
-                             f"the program ended during {call} (status {died.get('status')}, "
-                             f"exit code {died.get('exit_code')}, signal {died.get('signal')})",
+                             f"the program ended during {call} (status {program.status}, "
+                             f"exit code {program.exit_code}, signal {program.signal})", program,
                              evidence=BROKE_CONTRACT)
 
     def _top_level(self, problem: Any, st: _State, r: Any) -> Verdict:
@@ -520,8 +407,7 @@ class FunctionTestJudge:
         return f"{self.time_limit:g} CPU s or {wall_limit(self.time_limit):g} s wall"
 
     def _details(self, problem: Any, st: _State, **extra: Any) -> dict[str, Any]:
-        return {**self.task_details(problem), "rounds": st.rounds, "calls": len(st.results),
-                **extra}
+        return {**self.task_details(problem), "calls": st.calls, **extra}
 
     def _verdict(self, problem: Any, st: _State, status: str, message: str, r: Any = None,
                  evidence: Evidence | None = None, **extra: Any) -> Verdict:

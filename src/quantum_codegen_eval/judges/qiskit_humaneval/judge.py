@@ -1,4 +1,4 @@
-"""The Qiskit HumanEval judge: a function-test judge (``judges/function_test``, its stages and
+"""The Qiskit HumanEval judge: a function-test judge (``judges/function_test``, its session and
 status mapping) whose test is the task's ``check(candidate)``: the prompt (normal tasks: its
 imports, which upstream tests rely on) and the test, in a trusted process; the candidate's
 program is ``prompt + completion`` (normal) or the completion (hard)."""
@@ -15,9 +15,7 @@ from ..function_test._judge import (  # noqa: F401 - the judge's bounds, read by
     ENVIRONMENT_ERRORS,
     LIBRARIES,
     MAX_CODE_CHARS,
-    MAX_ROUNDS,
     PRELOAD,
-    ROUND_BUDGET,
     _library_says_lacking,
 )
 from .modes import UNSUPPORTED, check_mode, task_number

@@ -1,8 +1,9 @@
 """The untrusted side: run the candidate's program, then call its functions on the given inputs.
 
 A job module: the judge ships it (with the codec) into the sandbox job that runs the completion
-with ``judges/_embed.job_source(runner, "main", program, entry_point)``. The calls come from ``__qce_calls.json``; the results go to ``__qce_frames.bin``
-(see :mod:`.frames`). It holds no test, no expected value and no verdict: whatever the program
+with ``judges/_embed.job_source(runner, "main", program, entry_point)``, linked to the check's
+job: the calls come on stdin, the results go to stdout, frame by frame (see :mod:`.frames`),
+one call at a time in this one process, as upstream's test calls the program. It holds no test, no expected value and no verdict: whatever the program
 does in this process, it can only change the data it returns.
 """
 
@@ -17,11 +18,11 @@ from . import frames
 from .codec import CODEC
 from .task_values import program_function, with_classes
 
-CALLS_FILE = "__qce_calls.json"
-FRAMES_FILE = "__qce_frames.bin"
 PROGRAM_FILE = "__qce_program.py"
 #: files the program leaves in its working dir travel to the check (a test may read one)
 MAX_FILES, MAX_FILE_BYTES, MAX_FILES_BYTES = 16, 1 << 20, 4 << 20
+#: a call the check sends (its own data)
+MAX_ASK_BYTES = 1 << 30
 
 
 def _mutable(value):
@@ -108,23 +109,45 @@ def _files():
     return out
 
 
+def _listing():
+    """What :func:`_files` would send, cheaply: the names, sizes and times of the files."""
+    out = []
+    for name in sorted(os.listdir("."))[:256]:
+        if not name.startswith("__qce"):
+            try:
+                st = os.stat(name)
+            except OSError:
+                continue
+            out.append((name, st.st_size, st.st_mtime_ns))
+    return out
+
+
 def main(program, entry_point, classes=(), callbacks=False):
-    """Run ``program``, then on each call of :data:`CALLS_FILE` its function named by the call's
-    ``fn`` (by default ``entry_point``); instances of the program's ``classes`` (names) cross
-    as data, and with ``callbacks`` the test's functions passed as arguments are rebuilt here
-    (:mod:`.task_values`)."""
-    calls = json.loads(Path(CALLS_FILE).read_text(encoding="utf-8"))
-    out = open(FRAMES_FILE, "wb", buffering=0)  # noqa: SIM115 - written frame by frame
-
-    def frame(kind, payload=b""):
-        out.write(frames.pack(kind, payload))
-
-    # nothing reads the program's stdout: a correct function that prints in each of many calls
-    # must not reach the sandbox's output limit (stderr stays for tracebacks, under a high cap)
+    """Run ``program``, then answer the check's calls (``Q`` frames on stdin) until it ends:
+    each calls the program's function named by the call's ``fn`` (by default ``entry_point``);
+    instances of the program's ``classes`` (names) cross as data, and with ``callbacks`` the
+    test's functions passed as arguments are rebuilt here (:mod:`.task_values`)."""
+    link_in = os.fdopen(os.dup(0), "rb")
+    link_out = os.fdopen(os.dup(1), "wb", buffering=0)
+    # the program reads nothing of the session and nothing reads its stdout: a correct
+    # function that prints in each of many calls must not reach the sandbox's output limit
     sys.stdout.flush()
-    null = os.open(os.devnull, os.O_WRONLY)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
+    sent = []
+
+    def frame(kind, payload=b""):
+        link_out.write(frames.pack(kind, payload))
+
+    def files():
+        nonlocal sent
+        now = _listing()
+        if now != sent:
+            sent = now
+            frame(b"F", json.dumps(_files()).encode())
+
     simulator_seeds.seed_aer("candidate")
     # a real file, as upstream's program is: __file__, inspect.getsource and tracebacks work
     path = os.path.abspath(PROGRAM_FILE)
@@ -133,16 +156,19 @@ def main(program, entry_point, classes=(), callbacks=False):
     exec(compile(program, path, "exec"), ns)
     if entry_point not in ns:
         raise NameError(f"name {entry_point!r} is not defined")
+    files()
     frame(b"L", _constant_report(ns[entry_point]))
     codec = with_classes(CODEC, {n: ns.get(n) for n in classes},
                          program=ns if callbacks else None)
-    for call in calls:
+    while True:
+        ask = frames.read(link_in, (b"Q",), MAX_ASK_BYTES)
+        if ask is None:  # the check ended
+            break
+        call = json.loads(ask[1])
         name = call.get("fn") or entry_point
         rec, stop = _record(program_function(codec, ns, name), call, name, codec)
+        files()
         frame(b"C", json.dumps(rec).encode())
         if stop:
             break
-    frame(b"F", json.dumps(_files()).encode())
-    frame(b"E")
-    out.close()
-
+    link_out.close()

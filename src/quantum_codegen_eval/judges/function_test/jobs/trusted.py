@@ -3,18 +3,15 @@ named test function in order with the candidate's functions bound as the test's 
 
 A job module: the judge ships it (with the codec) into a trusted sandbox job (the judge's own
 code, the task's prompt and test; no completion code) with
-``judges/_embed.job_source(trusted, "main", check_source, entry_point, tests, names)``. The proxy answers the calls whose results the candidate's job already produced (``__qce_known.json``
-lists each call's fingerprint: its arguments and the random state it starts from; ``__qce_results.bin`` holds the result frames), rebuilt
-from safe serialisations. At the first call with no known result it records the arguments, then
-keeps going *speculatively* to collect the next calls' arguments (an unknown result is a
-stand-in: the candidate's own earlier result for the same arguments, else a placeholder whose
-first use ends the speculation), so that one round of the candidate's job answers many calls.
-The outcome goes to ``__qce_trusted.json``.
+``judges/_embed.job_source(trusted, "main", check_source, entry_point, tests, names, ...)``,
+linked to the program's job (``Job.peer``): each call of the proxy goes to the program as a
+``Q`` frame on stdout and its result comes back on stdin (:mod:`.frames`), rebuilt from a safe
+serialisation, so the test meets one process of the program, as upstream's runner has it. The
+outcome goes to ``__qce_trusted.json``.
 
-Random seeds (``random``, ``numpy``'s legacy and ``default_rng(None)``, Aer's shots) are fixed,
-so a replay asks the same calls in the same order. Failures of the proxy itself (malformed or unsupported
-payloads, the program dying in a call) are ``BaseException`` subclasses, so a test's
-``except Exception`` cannot swallow them.
+Random seeds (``random``, ``numpy``'s legacy and ``default_rng(None)``, Aer's shots) are fixed.
+Failures of the proxy itself (malformed or unsupported payloads, the program dying in a call)
+are ``BaseException`` subclasses, so a test's ``except Exception`` cannot swallow them.
 """
 
 import json
@@ -29,13 +26,11 @@ from . import frames
 from .codec import CODEC
 from .task_values import with_classes
 
-KNOWN_FILE = "__qce_known.json"
-RESULTS_FILE = "__qce_results.bin"
 OUT_FILE = "__qce_trusted.json"
 #: the program's files never become code in the check's process
 _CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".pyd", ".pyw", ".so", ".pth", ".dll", ".dylib")
-MAX_SPECULATED = 2000
-MAX_SPECULATED_BYTES = 16 << 20
+#: the program's files, as one ``F`` frame
+MAX_FILES_FRAME = 8 << 20
 
 
 class ProxyFailure(BaseException):
@@ -46,32 +41,12 @@ class ProxyFailure(BaseException):
         self.reason, self.message, self.index = reason, message, index
 
 
-class SpeculationEnd(BaseException):
-    """A speculative run touched a result it does not have (or hit a limit)."""
-
-
 class CandidateError(Exception):
     """An exception the candidate raised whose type is not a builtin one."""
 
 
-class Pending:
-    """Stands for an unknown result during speculation; any use ends the speculation."""
-
-    __slots__ = ()
-
-    def _end(self, *args, **kwargs):
-        raise SpeculationEnd()
-
-    __getattr__ = __call__ = __bool__ = __len__ = __iter__ = __getitem__ = __contains__ = _end
-    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = _end
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = _end
-    __rtruediv__ = __floordiv__ = __mod__ = __pow__ = __neg__ = __abs__ = __float__ = _end
-    __int__ = __index__ = __complex__ = __repr__ = __str__ = __format__ = __array__ = _end
-    __matmul__ = __rmatmul__ = __and__ = __or__ = __xor__ = __round__ = _end
-
-
 def _seed():
-    """The test's global random states, the same in every replay (unseeded ``default_rng()``
+    """The test's global random states, the same on every run (unseeded ``default_rng()``
     and module generators: the sandbox derives them from the run's seed; Aer's shots:
     :mod:`...jobs.simulator_seeds`)."""
     import random
@@ -94,8 +69,7 @@ def rng_state():
 
 
 def rng_fingerprint():
-    """A short digest of :func:`rng_state` (part of a call's identity: a call asked with the
-    random state of a speculation is asked again when the replay reaches it in another state)."""
+    """A short digest of :func:`rng_state` (whether the test drew since its previous call)."""
     import hashlib
     import random
 
@@ -182,23 +156,85 @@ def _apply_mutation(original, new):
     return True
 
 
+def _write_files(payload, written):
+    """Write the program's files (an ``F`` frame) into this working dir, validated; remove the
+    ones it wrote before that are gone (``written``: their names, updated)."""
+    if len(payload) > MAX_FILES_FRAME:
+        raise wire.WireError("files: too large")
+    try:
+        files = json.loads(payload)
+    except (ValueError, RecursionError):
+        raise wire.WireError("files: not JSON") from None
+    if not isinstance(files, dict):
+        raise wire.WireError("files: expected an object")
+    for name, data in files.items():
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", str(name)) or \
+                name.startswith("__qce") or not isinstance(data, str) or \
+                name.lower().endswith(_CODE_SUFFIXES):
+            raise wire.WireError(f"files: name {str(name)[:80]!r} not accepted")
+        raw = wire.unb64(data, CODEC.limits)
+        if name.endswith(".qpy"):
+            wire_qiskit.check_qpy_header(raw, CODEC.limits)
+        Path(name).write_bytes(raw)
+    for name in written - set(files):
+        Path(name).unlink(missing_ok=True)
+    written.clear()
+    written.update(files)
+
+
+class Session:
+    """The link to the program's job: a call out, its files and result back."""
+
+    def __init__(self, link_in, link_out):
+        self.link_in, self.link_out = link_in, link_out
+        self.written = set()
+
+    def turn(self, index, ends):
+        """The program's next turn: its files (written here), then the frame that ends it
+        (``ends``: ``L`` or ``C``); ``None`` when the program ended first."""
+        seen_files = False
+        while True:
+            try:
+                got = frames.read(self.link_in, (b"F", ends), CODEC.limits.bytes + 1024)
+            except ValueError as exc:
+                raise ProxyFailure("payload", f"malformed output: {exc}", index) from None
+            except OSError:
+                got = None
+            if got is None or got[0] == ends:
+                return got
+            if seen_files:
+                raise ProxyFailure("payload", "two file frames in one turn", index)
+            seen_files = True
+            try:
+                _write_files(got[1], self.written)
+            except (wire.WireError, wire.UnsupportedValue) as exc:
+                raise ProxyFailure("payload", f"the files the program wrote: {exc}",
+                                   index) from None
+
+    def ask(self, index, text):
+        try:
+            self.link_out.write(frames.pack(b"Q", text.encode()))
+        except OSError:  # the program is gone
+            raise ProxyFailure("died", "the program ended during this call", index) from None
+        got = self.turn(index, b"C")
+        if got is None:
+            raise ProxyFailure("died", "the program ended during this call", index)
+        return got[1]
+
+
 class Proxy:
     """The candidate's functions as the check sees them: ``primary`` (the entry point) is called
     as ``proxy(...)``, any other name as ``proxy.call(name, args, kwargs)`` (its calls carry the
-    name: ``fn``)."""
+    name: ``fn``). With ``rng_continues``, a call made while the test drew no random number
+    since the previous call starts from the program's own random state, else from the test's."""
 
-    def __init__(self, codec, known, results, primary=None):
-        self.codec, self.known, self.results = codec, known, results
-        self.primary = primary
+    def __init__(self, codec, session, primary=None, rng_continues=False):
+        self.codec, self.session = codec, session
+        self.primary, self.rng_continues = primary, rng_continues
         self.index = 0
-        self.need_from = None
-        self.speculated, self.spec_bytes = [], 0
-        self.used = 0
+        self.last_rng = None
 
-    def _answer(self, i, frame, args, kwargs):
-        kind, payload = frame
-        if kind == b"D":
-            raise ProxyFailure("died", "the program ended during this call", i)
+    def _answer(self, i, payload, args, kwargs):
         codec = self.codec
         try:
             if len(payload) > codec.limits.bytes:
@@ -244,87 +280,54 @@ class Proxy:
     def call(self, name, args, kwargs):
         i = self.index
         self.index += 1
-        # the function, the arguments and the random state the call starts from decide its result
-        what = [list(args), sorted(kwargs.items())]
-        fp = [self.codec.fingerprint(what if name == self.primary else [name, *what]),
-              rng_fingerprint()]
-        if self.need_from is None:
-            if i < len(self.known) and i < len(self.results) and self.known[i] == fp:
-                self.used = i + 1
-                return self._answer(i, self.results[i], args, kwargs)
-            self.need_from = i
-        return self._speculate(i, fp, args, kwargs, name)
-
-    def _speculate(self, i, fp, args, kwargs, name=None):
-        call = {"fp": fp, "rng": self.codec.encode(rng_state()),
-                "args": [self.codec.encode(a) for a in args],
-                "kwargs": [[k, self.codec.encode(v)] for k, v in kwargs.items()]}
+        rng = rng_fingerprint()
+        same = self.rng_continues and rng == self.last_rng
+        self.last_rng = rng
+        call = {"args": [self.codec.encode(a) for a in args],
+                "kwargs": [[k, self.codec.encode(v)] for k, v in kwargs.items()],
+                "rng": None if same else self.codec.encode(rng_state())}
         if name != self.primary:
             call["fn"] = name
         text = json.dumps(call)
         if '"$": "unsupported"' in text:
-            if i > self.need_from:  # e.g. a stand-in passed on as an argument: ask it later
-                raise SpeculationEnd()
-            self.need_from = None  # nothing to ask: the check ends here
             raise ProxyFailure("limit", "an argument check() passes that cannot be sent to the "
                                "program", i)
-        size = len(text)
-        if (len(self.speculated) >= MAX_SPECULATED
-                or self.spec_bytes + size > MAX_SPECULATED_BYTES and self.speculated):
-            raise SpeculationEnd()
-        self.speculated.append(call)
-        self.spec_bytes += size
-        for j in range(min(self.need_from, len(self.results))):
-            if self.known[j][0] == fp[0] and self.results[j][0] == b"C":  # same arguments
-                return self._answer(j, self.results[j], args, kwargs)
-        return Pending()
+        return self._answer(i, self.session.ask(i, text), args, kwargs)
 
 
-def main(check_source, entry_point, tests=None, names=(), classes=(), callbacks=False):
+def main(check_source, entry_point, tests=None, names=(), classes=(), callbacks=False,
+         rng_continues=False):
     """Run the test on a proxy of the candidate; the outcome to :data:`OUT_FILE`. ``tests``:
     ``None`` calls ``check(candidate)``; else the names of the test functions called in order,
     with ``entry_point`` and each of ``names`` bound to the candidate's function of that name.
     Instances of the test's ``classes`` (names) cross as data, and with ``callbacks`` so do the
     test's functions passed to the program (:mod:`.task_values`)."""
-    known = json.loads(Path(KNOWN_FILE).read_text(encoding="utf-8"))
-    got = frames.split(Path(RESULTS_FILE).read_bytes())
-    results = [f for f in got if f[0] in (b"C", b"D")]
-    files = [f for f in got if f[0] == b"F"]
+    session = Session(os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "wb", buffering=0))
+    # nothing of the test reads or writes the session (its prints go nowhere)
+    sys.stdout.flush()
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
     out = Path(OUT_FILE).resolve()
 
     def emit(outcome):
         out.write_text(json.dumps(outcome), encoding="utf-8")
-        sys.stdout.flush()
         os._exit(0)
 
     # nothing in the working dir (where the program's files land) is importable here
     sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
-    if files:
-        try:
-            raw_files = files[-1][1]
-            if len(raw_files) > 8 << 20:
-                raise wire.WireError("files: too large")
-            try:
-                written = json.loads(raw_files)
-            except (ValueError, RecursionError):
-                raise wire.WireError("files: not JSON") from None
-            if not isinstance(written, dict):
-                raise wire.WireError("files: expected an object")
-            for name, data in written.items():
-                if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", str(name)) or \
-                        name.startswith("__qce") or not isinstance(data, str) or \
-                        name.lower().endswith(_CODE_SUFFIXES):
-                    raise wire.WireError(f"files: name {str(name)[:80]!r} not accepted")
-                raw = wire.unb64(data, CODEC.limits)
-                if name.endswith(".qpy"):
-                    wire_qiskit.check_qpy_header(raw, CODEC.limits)
-                Path(name).write_bytes(raw)
-        except (wire.WireError, wire.UnsupportedValue) as exc:
-            emit({"state": "done", "result": "proxy", "reason": "payload",
-                  "message": f"the files the program wrote: {exc}", "index": None})
+    try:  # the program's top level runs first, as upstream's runner has it
+        loaded = session.turn(None, b"L")
+    except ProxyFailure as exc:
+        emit({"state": "done", "result": "proxy", "reason": exc.reason,
+              "message": exc.message, "index": None})
+    if loaded is None:
+        emit({"state": "top_level"})
+    const = loaded[1].decode("utf-8", "replace") if len(loaded[1]) <= 200 else ""
 
     _seed()
-    proxy = Proxy(CODEC, [c for c in known["fps"]], results, entry_point)
+    proxy = Proxy(CODEC, session, entry_point, rng_continues)
 
     def bind(name):
         def candidate(*args, **kwargs):
@@ -335,7 +338,6 @@ def main(check_source, entry_point, tests=None, names=(), classes=(), callbacks=
 
     candidate = bind(entry_point)
     ns = {"__name__": "__qce_check__", "__builtins__": __builtins__}
-    outcome = None
     stage = "setup"  # where an exception not re-raised from the candidate comes from
     try:
         exec(compile(check_source, "<test>", "exec"), ns)
@@ -353,8 +355,6 @@ def main(check_source, entry_point, tests=None, names=(), classes=(), callbacks=
             for name in tests:
                 ns[name]()
         outcome = {"result": "pass"}
-    except SpeculationEnd:
-        pass
     except ProxyFailure as exc:
         outcome = {"result": "proxy", "reason": exc.reason, "message": exc.message,
                    "index": exc.index}
@@ -373,8 +373,4 @@ def main(check_source, entry_point, tests=None, names=(), classes=(), callbacks=
             outcome["raised"] = getattr(exc, "_qce_raised", {})
             if name in ENVIRONMENT_LACKS:
                 outcome["lacks"] = environment_lacks(name, message)
-    if proxy.need_from is not None:
-        emit({"state": "need", "from": proxy.need_from, "used": proxy.used,
-              "calls": proxy.speculated})
-    emit({"state": "done", "used": proxy.used, "calls": proxy.index, **outcome})
-
+    emit({"state": "done", "calls": proxy.index, "const": const, **outcome})
