@@ -46,6 +46,7 @@ def precompile(entry: ModuleType) -> tuple[tuple[str, str], ...]:
     return tuple((f"<job {name}>", _source(name)) for name in needed(entry.__name__))
 
 
+@functools.cache
 def modules_source(entry: ModuleType) -> str:
     """The start of :func:`job_source`'s script: the bootstrap and the modules ``entry`` needs,
     installed, without a call."""

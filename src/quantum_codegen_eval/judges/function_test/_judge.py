@@ -37,6 +37,7 @@ the trusted job's at twice that (it waits for the candidate).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -113,6 +114,7 @@ def _constant(report: object) -> list | None:
     return [out["const"]] if ok else None
 
 
+@functools.lru_cache(maxsize=1024)
 def test_functions(source: str) -> tuple[str, ...]:
     """The top-level ``test_*`` functions ``source`` defines, in order (a trusted text).
 

@@ -14,6 +14,7 @@ enum) cross as data (:func:`task_classes`). Deviations: docs/benchmarks/quantum_
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -24,21 +25,28 @@ BENCHMARK = "quantum_katas"
 DEFAULT_TIME_LIMIT = 30.0
 
 
-def _top_level(source: str, kinds: tuple[type, ...]) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def _top_level(source: str, kinds: tuple[type, ...]) -> tuple[str, ...]:
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return []
-    return [n.name for n in tree.body if isinstance(n, kinds)]
+        return ()
+    return tuple(n.name for n in tree.body if isinstance(n, kinds))
+
+
+@functools.lru_cache(maxsize=1024)
+def _names(source: str) -> frozenset[str]:
+    """The names ``source`` reads or writes (a task's text: parsed once per process)."""
+    try:
+        return frozenset(n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name))
+    except SyntaxError:
+        return frozenset()
 
 
 def helper_names(task: Any) -> tuple[str, ...]:
     """The candidate's functions the test calls: the entry point, then every other top-level
     function the prompt asks for that the test's code names."""
-    try:
-        used = {n.id for n in ast.walk(ast.parse(task.test)) if isinstance(n, ast.Name)}
-    except SyntaxError:
-        used = set()
+    used = _names(task.test)
     asked = _top_level(task.prompt, (ast.FunctionDef, ast.AsyncFunctionDef))
     return (task.entry_point, *[n for n in asked if n in used and n != task.entry_point])
 

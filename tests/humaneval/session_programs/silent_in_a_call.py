@@ -1,0 +1,7 @@
+"""Never answers: sleeps in the call, spending no CPU."""
+
+import time
+
+
+def square(x):
+    time.sleep(10**6)
