@@ -157,11 +157,15 @@ def measure(bench: str, kind: str, size: int, data_dir: str) -> dict:
 
     jobs: list[tuple[bool, float, str]] = []
 
+    def note(job, result):
+        jobs.append((job.trusted, result.peak_memory_mb, result.status))
+        if job.peer is not None and result.peer is not None:  # a linked program's job
+            note(job.peer, result.peer)
+
     class Recording(Sandbox):  # the real sandbox; it only notes each job's peak RSS
         def submit(self, job):
             future = super().submit(job)
-            future.add_done_callback(lambda f, trusted=job.trusted: jobs.append(
-                (trusted, f.result().peak_memory_mb, f.result().status)))
+            future.add_done_callback(lambda f, job=job: note(job, f.result()))
             return future
 
     pid, config = PROBLEMS[bench]
