@@ -94,6 +94,23 @@ def test_peer_timeout_gives_the_job_eof(light_sandbox):
     assert r.files == {"seen.txt": b"EOF after ''"}
 
 
+def test_a_job_waiting_for_its_peer_is_not_late(light_sandbox):
+    """The job's wall clock waits while its peer runs (a loaded machine can keep the peer
+    long), then runs again from the peer's end: 1 s of wall for the job, a peer that answers
+    after 3 s, then the job hangs and is stopped about 1 s after the peer ended."""
+    job = Job(UNTIL_EOF.replace('open("seen.txt"', 'open("seen.txt", "w").close()\n'
+                                'import time\ntime.sleep(100)\nopen("never.txt"')
+              .replace(', "w").write("EOF after " + repr(rest))', ', "w")'),
+              id="j", collect=("seen.txt",), limits=Limits(wall_time=1),
+              peer=Job("import sys, time\nsys.stdin.readline()\ntime.sleep(3)", id="p",
+                       limits=Limits(wall_time=20)))
+    t0 = time.monotonic()
+    r = light_sandbox.run_job(job)
+    assert r.peer.status == "ok", (r.peer.status, r.peer.stderr)
+    assert r.files == {"seen.txt": b""}, (r.status, r.stderr)  # it got past the peer's 3 s
+    assert r.status == "timeout" and 3.5 < time.monotonic() - t0 < 10, r
+
+
 def test_peer_dies_mid_conversation(light_sandbox):
     job = Job("import sys\nprint(1, flush=True)\nfirst = sys.stdin.readline()\n"
               "print(2, flush=True)\nrest = sys.stdin.read()\n"

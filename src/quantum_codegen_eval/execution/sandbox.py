@@ -140,6 +140,8 @@ class _Slot:
         self.sb, self.lease = sb, lease
         self.zygotes: dict[tuple[str, tuple[str, ...], int], _Zygote] = {}
         self.running: int | None = None  # pid of the job being supervised
+        #: a linked job's peer still running: the job's wall clock waits for it (``_run_pair``)
+        self.waiting_for: Future[RunResult] | None = None
         self.dir = sb._slot_dir()  # the slot's job directories live in here
 
     @property
@@ -370,8 +372,14 @@ class _Slot:
         # the job's processes: below the zygote (a subreaper: the job's orphans stay below it)
         root = zygote.pid if zygote is not None else pid
         tree_cpu, next_poll = 0.0, t0 + _POLL
+        held = self.waiting_for
         while open_fds or exited is None:
             now = time.monotonic()
+            if held is not None and exited is None:  # a job waiting for its peer is not late:
+                if held.done():  # its wall clock runs again from the peer's end
+                    deadline, held = max(deadline, now + limits.wall_time), None
+                elif now >= deadline - _POLL:
+                    deadline = now + _POLL
             if exited is None and not timed_out and now >= next_poll:
                 next_poll = now + _POLL
                 tree_cpu = max(tree_cpu, _accounting.tree_cpu(
@@ -806,9 +814,11 @@ class Sandbox:
             _close_fds(peer_link)
             _close_fds(job_link)
             raise
+        slot.waiting_for = peer_result
         try:
             result = _guarded(slot.run, job, job_link)
         finally:
+            slot.waiting_for = None
             thread.join()
         return replace(result, peer=peer_result.result())
 

@@ -31,8 +31,8 @@ that cannot cross safely -> ``RE``
 (``details["proxy_unsupported"]``); a malformed payload -> ``RE``; the program dying in a call
 or at top level -> ``RE``/``TLE``/``MLE``; no code -> ``FORMAT``. ``time_limit`` counts CPU
 seconds of each job (the candidate's: its top level and all its calls, as upstream's one
-process); the wall clock of the candidate's job is capped at ``judges.base.wall_limit`` of that,
-the trusted job's at twice that (it waits for the candidate).
+process); the wall clock of each is capped at ``judges.base.wall_limit`` of that (the trusted
+job's does not run while it waits for the candidate: docs/sandbox.md, "Linked jobs").
 """
 
 from __future__ import annotations
@@ -232,12 +232,11 @@ class FunctionTestJudge:
         return tuple(self.preload(problem) if callable(self.preload) else self.preload)
 
     # ------------------------------------------------------------------ jobs
-    def _limits(self, wall_factor: float = 1.0):
+    def _limits(self):
         from ...execution import Limits
 
-        return Limits(wall_time=wall_factor * wall_limit(self.time_limit),
-                      cpu_time=self.time_limit, memory_mb=self.memory_mb,
-                      output_bytes=OUTPUT_BYTES)
+        return Limits(wall_time=wall_limit(self.time_limit), cpu_time=self.time_limit,
+                      memory_mb=self.memory_mb, output_bytes=OUTPUT_BYTES)
 
     def _job_id(self, problem: Any) -> str:
         config = getattr(problem, "config", None)
@@ -260,7 +259,7 @@ class FunctionTestJudge:
                         preload=preload, hash_seed=job_hash_seed(self.seed),
                         precompile=_embed.precompile(runner))
         return Job(check, id=f"{job_id}:check", collect=(trusted.OUT_FILE,),
-                   limits=self._limits(2.0), preload=preload,
+                   limits=self._limits(), preload=preload,
                    hash_seed=job_hash_seed(self.seed), trusted=True, peer=candidate,
                    precompile=_embed.precompile(trusted))
 
