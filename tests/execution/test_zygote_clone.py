@@ -214,3 +214,18 @@ def test_clone_is_a_subreaper(sb):
     assert_ok(r)
     _, peer_z = zygotes(sb)
     assert f"orphan-parent {peer_z.pid}" in r.peer.stderr, r.peer.stderr
+
+
+def test_peer_cpu_is_not_the_jobs(sb):
+    """The clone (and so the peer's processes) is below the job slot's zygote: the job's CPU
+    accounting (the tree below its zygote) must leave that subtree out."""
+    from quantum_codegen_eval.execution import Limits
+
+    wait = "import sys\nsys.stdin.read()\n"
+    burn = ("import time\nt = time.process_time()\nwhile time.process_time() - t < 2.5:\n"
+            "    pass\n")
+    assert_ok(sb.run_job(linked()))  # the peer slot's zygote is a clone from here on
+    r = sb.run_job(Job(wait, id="w", limits=Limits(wall_time=10, cpu_time=1),
+                       peer=Job(burn, id="w-peer", limits=Limits(wall_time=10, cpu_time=6))))
+    assert ppid(zygotes(sb)[1].pid) == zygotes(sb)[0].pid
+    assert_ok(r)

@@ -453,20 +453,23 @@ class _Slot:
         open_fds = set(bufs)
         # the job's processes: below the zygote (a subreaper: the job's orphans stay below it)
         root = zygote.pid if zygote is not None else pid
+        # its clones (peer slots' zygotes) and their jobs are below it too, but not this job's
+        clones = [c.pid for c in zygote.clones] if zygote is not None else []
         tree_cpu, next_poll = 0.0, t0 + _POLL
         while open_fds or exited is None:
             now = time.monotonic()
             if exited is None and not timed_out and now >= next_poll:
                 next_poll = now + _POLL
-                tree_cpu = max(tree_cpu, _accounting.tree_cpu(
-                    _accounting.descendants(root, include_root=zygote is None)))
+                tree_cpu = max(tree_cpu, _accounting.tree_cpu(_accounting.descendants(
+                    root, include_root=zygote is None, exclude=clones)))
                 if tree_cpu > limits.cpu_seconds + _POLL:  # children's CPU is the job's too
                     timed_out = True
                     self._kill(pid)
                     deadline = now + 5
             if exited is None and now >= deadline and not timed_out:
                 # wall time the job spent waiting for a CPU (a busy machine) does not count
-                tasks = _accounting.descendants(root, include_root=zygote is None)
+                tasks = _accounting.descendants(root, include_root=zygote is None,
+                                                exclude=clones)
                 stretched = t0 + limits.wall_time + _accounting.queued_seconds(tasks)
                 stretched = min(stretched, t0 + _MAX_STRETCH * limits.wall_time)
                 if stretched > now + 0.01:
