@@ -20,6 +20,7 @@ elsewhere both read as zero and only the rlimits and the plain wall clock apply.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 #: the most processes one tree walk visits (a job's process limit is far below)
@@ -41,10 +42,12 @@ def _tasks(pid: int) -> list[str]:
         return []
 
 
-def descendants(root: int, *, include_root: bool = False) -> list[int]:
-    """Every live or zombie process below ``root`` (``/proc/<pid>/task/<tid>/children``)."""
+def descendants(root: int, *, include_root: bool = False,
+                exclude: Iterable[int] = ()) -> list[int]:
+    """Every live or zombie process below ``root`` (``/proc/<pid>/task/<tid>/children``), but
+    the processes ``exclude`` and their own subtrees (a zygote's clones: another slot's)."""
     out: list[int] = [root] if include_root else []
-    stack, seen = [root], {root}
+    stack, seen = [root], {root, *exclude}
     while stack and len(seen) < MAX_PROCESSES:
         pid = stack.pop()
         for tid in _tasks(pid):

@@ -208,6 +208,7 @@ ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl/certs", "ssl/op
                "os-release", "debian_version", "protocols", "services")
 DEVICES = ("null", "zero", "full", "random", "urandom")
 _FS_PLAN = None
+_CLONES = set()  # pids of the zygotes forked from this one ({"clone": true}): not a job's
 
 
 def _mount(src, dst, fstype=None, flags=0, data=None):
@@ -705,23 +706,29 @@ def _pids_of_uid(uid):
 
 def cleanup(uid):
     """After a job: kill and reap everything it left. As a subreaper the zygote inherits every
-    orphaned descendant (setsid or double fork does not escape that), so "no children left"
-    means "nothing of this job is left"; ``uid`` (when it is the job's own) is swept too, and
-    then its keyrings are emptied (nothing of it runs to add a key again)."""
+    orphaned descendant (setsid or double fork does not escape that), so "no children left but
+    our clones" means "nothing of this job is left"; ``uid`` (when it is the job's own) is swept
+    too, and then its keyrings are emptied (nothing of it runs to add a key again). Our clones
+    (``_CLONES``: zygotes of their own, root, in their own sessions) are left alone; one that
+    exited is reaped here like any child, and forgotten."""
     if uid is not None:
         kill_uid_once(uid)
     for _ in range(2000):
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
+            pid = None
+        if pid:
+            _CLONES.discard(pid)
+            continue
+        left = [c for c in _children() if c not in _CLONES] if pid == 0 else []
+        if not left:
             if uid is not None:
                 clear_keyrings_of(uid)
             return True
-        if pid:
-            continue
         if uid is not None:
             kill_uid_once(uid)
-        for child in _children():
+        for child in left:
             try:
                 os.kill(child, signal.SIGKILL)
             except OSError:
@@ -901,16 +908,83 @@ def zygote(control_fd, config):
         pass
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    send_msg(sock, {"ready": os.getpid(), "preloaded": preloaded, "failed": failed, "net": net,
-                    "plugins": plugins,
-                    "filesystem": "private" if _FS_PLAN is not None else "host",
-                    "threads": len(os.listdir("/proc/self/task")),
-                    "python": sys.version.split()[0]})
+    info = {"preloaded": preloaded, "failed": failed, "net": net, "plugins": plugins,
+            "filesystem": "private" if _FS_PLAN is not None else "host",
+            "python": sys.version.split()[0]}
+    _serve(sock, info)
+
+
+def _ready(sock, info):
+    send_msg(sock, {"ready": os.getpid(), **info, "threads": len(os.listdir("/proc/self/task"))})
+
+
+def _clone(sock, fd, info):
+    """Fork a zygote of our own kind serving on ``fd`` (the host's new socket pair's end): it
+    inherits the preloads, the precompiled cache, the filesystem plan and the network namespace
+    (our pages, copy-on-write). Its pid goes into ``_CLONES``: our cleanup leaves it alone."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            sock.close()
+            _CLONES.clear()  # our parent's clones are not ours
+            try:
+                _prctl(PR_SET_CHILD_SUBREAPER, 1)  # fork clears it: its jobs' orphans stay below it
+            except OSError:
+                pass
+            new = socket.socket(fileno=fd)
+            _serve(new, info)
+        except BaseException:
+            pass
+        os._exit(0)
+    os.close(fd)
+    _CLONES.add(pid)
+    send_msg(sock, {"cloned": pid})
+
+
+def _reap_clones():
+    """Reap the clones that have exited (their zombies otherwise wait for the next cleanup)."""
+    for pid in list(_CLONES):
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            _CLONES.discard(pid)
+
+
+def _leave():
+    """Exit (the host closed our socket), first reaping the clones the host killed just before
+    (a clone's zombie would otherwise pass to init, which may never reap it). A clone still
+    serving lives on: it is the host's to close."""
+    for _ in range(100):
+        _reap_clones()
+        if not _CLONES:
+            break
+        time.sleep(0.002)
+    os._exit(0)
+
+
+def _serve(sock, info):
+    """Announce ourselves, then fork one job per message (or a clone of ourselves) until EOF."""
+    _ready(sock, info)
     while True:
         try:
             spec, fds = recv_msg(sock, nfds=4)
         except EOFError:
-            os._exit(0)
+            _leave()
+        _reap_clones()
+        if spec.get("clone"):
+            if len(fds) != 1:
+                for fd in fds:
+                    os.close(fd)
+                send_msg(sock, {"cloned": None, "error": f"expected one fd, got {len(fds)}"})
+                continue
+            try:
+                _clone(sock, fds[0], info)
+            except OSError as e:
+                send_msg(sock, {"cloned": None, "error": f"{type(e).__name__}: {e}"})
+            continue
         _precompile(spec.get("precompile") or ())
         pid = os.fork()
         if pid == 0:
@@ -962,7 +1036,7 @@ def _watch(sock, pid, spec):
                     pass
                 os.wait4(pid, 0)
                 cleanup(spec["uid"] if spec.get("sweep_uid") else None)
-                os._exit(0)
+                _leave()
             time.sleep(0.01)  # the evaluator sends nothing mid-job; do not spin on stray bytes
     finally:
         os.close(pidfd)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import select
 import selectors
 import shutil
 import signal
@@ -112,16 +113,80 @@ class _Zygote:
             raise RuntimeError(f"sandbox worker for {python} failed to start: {e}\n{err}") from e
         ours.settimeout(None)
         self.pid = self.proc.pid
+        self.pidfd: int | None = None  # a clone's (it has no Popen: another zygote is its parent)
+        self.clones: list[_Zygote] = []  # the zygotes cloned from this one
         self.compiled: set[tuple[str, str]] = set()  # the texts it precompiled (``Job``)
+
+    @classmethod
+    def clone(cls, source: _Zygote) -> _Zygote:
+        """A zygote forked from ``source`` (idle: none of its jobs runs), serving on a socket pair
+        of its own: the same preloads, precompiled texts, filesystem plan and network namespace,
+        sharing ``source``'s pages copy-on-write, with no start-up of its own. It is
+        ``source``'s child (``source`` reaps it), in a session of its own."""
+        z = cls.__new__(cls)
+        z.python, z.preload = source.python, source.preload
+        z.proc, z.log, z.pidfd, z.clones = None, None, None, []
+        ours, theirs = socket.socketpair()
+        z.sock, z.pid = ours, 0
+        try:
+            try:
+                source.sock.settimeout(30)
+                _worker.send_msg(source.sock, {"clone": True}, fds=[theirs.fileno()])
+                reply, _ = _worker.recv_msg(source.sock)
+            finally:
+                theirs.close()
+                if source.sock.fileno() >= 0:
+                    source.sock.settimeout(None)
+            if not isinstance(reply.get("cloned"), int):
+                raise RuntimeError(f"zygote {source.pid} did not clone: {reply.get('error')}")
+            z.pid = reply["cloned"]
+            z.pidfd = os.pidfd_open(z.pid)
+            ours.settimeout(30)
+            z.info, _ = _worker.recv_msg(ours)
+            ours.settimeout(None)
+            if z.info.get("ready") != z.pid:
+                raise RuntimeError(f"zygote clone {z.pid} said {z.info!r}")
+        except BaseException:
+            z.close()
+            raise
+        z.compiled = set(source.compiled)  # its cache is a copy of the source's
+        source.clones = [c for c in source.clones if c.alive] + [z]
+        return z
 
     @property
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        if self.proc is not None:
+            return self.proc.poll() is None
+        if self.pidfd is None:
+            return False
+        return not select.select([self.pidfd], [], [], 0)[0]  # readable once it has exited
 
     def close(self) -> None:
+        if self.proc is None:  # a clone: its parent zygote reaps it, never this process
+            try:
+                self.sock.close()
+            finally:
+                if self.pidfd is not None:
+                    if self.alive:
+                        try:
+                            os.killpg(self.pid, signal.SIGKILL)  # setsid: its group is its pid
+                        except OSError:
+                            pass
+                        try:
+                            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+                        except OSError:
+                            pass
+                    os.close(self.pidfd)
+                    self.pidfd = None
+            return
         try:
             self.sock.close()
         finally:
+            if self.clones:
+                try:  # at EOF it reaps its clones closed before it, then exits by itself
+                    self.proc.wait(timeout=0.5)
+                except subprocess.TimeoutExpired:
+                    pass
             if self.proc.poll() is None:
                 try:
                     os.killpg(self.proc.pid, signal.SIGKILL)
@@ -148,10 +213,15 @@ class _Slot:
     def uid(self) -> int | None:
         return None if self.lease is None else self.lease.uid
 
-    def zygote(self, python: str, preload: tuple[str, ...], hash_seed: int = 0) -> _Zygote:
+    def zygote(self, python: str, preload: tuple[str, ...], hash_seed: int = 0,
+               source: _Slot | None = None) -> _Zygote:
+        """This slot's zygote for the key, started if it has none (alive). ``source``: a slot
+        held by the caller, whose zygotes are idle: a missing zygote is cloned from its zygote
+        of the same key if it has a live one (started afresh if it has none or cloning fails)."""
         key = (python, preload, hash_seed)
         z = self.zygotes.get(key)
         if z is not None and not z.alive:
+            self.zygotes.pop(key)
             z.close()
             z = None
         if z is None:
@@ -160,6 +230,19 @@ class _Slot:
                 self.zygotes.pop(old_key).close()
             if self.lease is not None and self.lease.exclusive:
                 _kill_uid(self.lease.uid)  # whatever a dead predecessor left running
+            parent = None if source is None else source.zygotes.get(key)
+            if parent is not None and parent.alive:
+                try:
+                    z = _Zygote.clone(parent)
+                except Exception:  # an optimisation only: start afresh
+                    z = None
+                    # its socket may be out of step now (a reply still to come): start it anew
+                    # for its next job too
+                    source.zygotes.pop(key, None)
+                    parent.close()
+            if z is not None:
+                self.zygotes[key] = z
+                return z
             z = _Zygote(python, preload, not self.sb.network, self.sb._home, self.sb.env,
                         self.sb._fs_config(), hash_seed)
             failed = {name: error for name, error in (z.info.get("failed") or {}).items()
@@ -212,11 +295,12 @@ class _Slot:
     def _seed(self, job: Job) -> int:
         return self.sb.hash_seed if job.hash_seed is None else job.hash_seed
 
-    def warm(self, job: Job) -> None:
+    def warm(self, job: Job, source: _Slot | None = None) -> None:
         """Start the zygote ``job`` will fork from (no-op with ``fresh``), so that a linked
-        side does not wait on the other's start-up with its wall clock running."""
+        side does not wait on the other's start-up with its wall clock running. ``source``: an
+        idle slot held by the caller to clone it from (see :meth:`zygote`)."""
         if not self.sb.fresh:
-            self.zygote(*self._interpreter(job), self._seed(job))
+            self.zygote(*self._interpreter(job), self._seed(job), source=source)
 
     def _prepare(self, job: Job, rundir: str) -> tuple[str, str]:
         os.chmod(rundir, 0o711)
@@ -371,6 +455,8 @@ class _Slot:
         open_fds = set(bufs)
         # the job's processes: below the zygote (a subreaper: the job's orphans stay below it)
         root = zygote.pid if zygote is not None else pid
+        # its clones (peer slots' zygotes) and their jobs are below it too, but not this job's
+        clones = [c.pid for c in zygote.clones] if zygote is not None else []
         tree_cpu, next_poll = 0.0, t0 + _POLL
         held = self.waiting_for
         while open_fds or exited is None:
@@ -382,15 +468,16 @@ class _Slot:
                     deadline = now + _POLL
             if exited is None and not timed_out and now >= next_poll:
                 next_poll = now + _POLL
-                tree_cpu = max(tree_cpu, _accounting.tree_cpu(
-                    _accounting.descendants(root, include_root=zygote is None)))
+                tree_cpu = max(tree_cpu, _accounting.tree_cpu(_accounting.descendants(
+                    root, include_root=zygote is None, exclude=clones)))
                 if tree_cpu > limits.cpu_seconds + _POLL:  # children's CPU is the job's too
                     timed_out = True
                     self._kill(pid)
                     deadline = now + 5
             if exited is None and now >= deadline and not timed_out:
                 # wall time the job spent waiting for a CPU (a busy machine) does not count
-                tasks = _accounting.descendants(root, include_root=zygote is None)
+                tasks = _accounting.descendants(root, include_root=zygote is None,
+                                                exclude=clones)
                 stretched = t0 + limits.wall_time + _accounting.queued_seconds(tasks)
                 stretched = min(stretched, t0 + _MAX_STRETCH * limits.wall_time)
                 if stretched > now + 0.01:
@@ -712,7 +799,9 @@ class Sandbox:
             inner.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
-        for slot in self._all_slots + self._all_peer_slots:
+        # the peer slots first: their zygotes are clones of the normal slots' ones, which reap
+        # them (init may not) when they exit themselves
+        for slot in self._all_peer_slots + self._all_slots:
             slot.close()
         for path in self._mounts + _mounts_under(self._base):
             _unmount(path)
@@ -791,9 +880,11 @@ class Sandbox:
         if os.geteuid() == 0 and slot.uid == peer_slot.uid:
             raise ValueError(f"job {job.id!r}: linked jobs need a uid per slot, so that the "
                              "peer cannot signal or trace the job: use Sandbox(user='auto')")
-        for side, s in ((job, slot), (peer, peer_slot)):
+        # the job's slot first: the peer slot's zygote is then forked from the job slot's one
+        # of the same key (both slots are held here, so it is idle), not started afresh
+        for side, s, source in ((job, slot, None), (peer, peer_slot, slot)):
             try:
-                s.warm(side)
+                s.warm(side, source)
             except ExecutorError:
                 raise
             except Exception:
