@@ -416,55 +416,27 @@ def trotterize(alpha, beta, time, depth):
     assert not v.details.get("judge_error")
 
 
-#: correct circuits that forge their record of the calls in order (jobs/recorder.py) on the
-#: first call: ``{forge}`` replaces the recorder's ``_in_order(name, key, entry)``
-FORGED_ORDER = {
-    "2024/ruins_oasis": '''
-import gc
-import pennylane as qml
-
-FORGED = []
+SOLUTIONS = Path(__file__).parent / "solutions"
+#: correct solutions (tests/qhack/solutions) and the function whose first call forges their
+#: record of the calls in order (jobs/recorder.py)
+FORGED_ORDER = {"2024/ruins_oasis": "circuit(oracle)",
+                "2024/fireworks_qutropolis": "is_safe_configuration(oracle)"}
 
 
-def circuit(oracle):
-    if not FORGED:
+def _forging(challenge: str, function: str, forge: str) -> str:
+    """The solution of ``challenge`` whose ``function`` first replaces the recorder's
+    ``_in_order(name, key, entry)`` with ``forge`` (which may call the original, ``real``)."""
+    code = (SOLUTIONS / f"{challenge}.py").read_text()
+    head = f"def {function}:\n"
+    assert head in code, (challenge, function)
+    code = code.replace(head, f"""{head}    if not FORGED:
         rec = next(o for o in gc.get_objects() if type(o).__name__ == "Recorder")
+        real = rec._in_order
         rec._in_order = {forge}
         FORGED.append(rec)
-    qml.Hadamard(wires=2)
-    qml.Hadamard(wires=0)
-    qml.CNOT(wires=[0, 1])
-    oracle(wires=[0, 1, 2])
-    qml.CNOT(wires=[0, 1])
-    qml.Hadamard(wires=0)
-    qml.Hadamard(wires=2)
-    qml.CNOT(wires=[0, 2])
-''',
-    "2024/fireworks_qutropolis": '''
-import gc
-import pennylane as qml
-
-FORGED = []
-
-
-def is_safe_configuration(oracle):
-    if not FORGED:
-        rec = next(o for o in gc.get_objects() if type(o).__name__ == "Recorder")
-        rec._in_order = {forge}
-        FORGED.append(rec)
-    qml.Hadamard(wires=1)
-    qml.Hadamard(wires=2)
-    qml.pow(oracle(wires=[0, 1, 2, 3]), 4)
-    qml.PauliX(wires=0)
-    qml.pow(oracle(wires=[0, 1, 2, 3]), 4)
-    qml.PauliX(wires=0)
-    qml.Hadamard(wires=1)
-    qml.Hadamard(wires=2)
-    qml.PauliX(wires=1)
-    qml.PauliX(wires=2)
-    qml.Toffoli(wires=[1, 2, 4])
-''',
-}
+""")
+    return code.replace("import pennylane as qml\n", "import gc\nimport pennylane as qml\n\n"
+                        "FORGED = []\n", 1)
 
 
 @pytest.mark.parametrize("challenge", sorted(FORGED_ORDER))
@@ -479,7 +451,7 @@ def test_forged_call_order_is_a_wrong_answer(verdict, challenge, forge, why):
     # no call, a row that is not there, every call recorded without its oracle. The trusted job
     # replays the n-th call with the n-th record, made with the same arguments, or not at all.
     # (Reading the oracle is AC, as in the contest: tests/qhack/test_hidden_oracles.py.)
-    v = verdict(challenge, FORGED_ORDER[challenge].replace("{forge}", forge))
+    v = verdict(challenge, _forging(challenge, FORGED_ORDER[challenge], forge))
     assert (v.status, v.tests_passed) == ("WA", 0), v.message
     assert why in _first_failure(v).message
     assert not v.details.get("judge_error")
@@ -491,14 +463,7 @@ def test_office_hijinks_400_forged_value_order_is_a_wrong_answer(verdict):
     # sequence): a record that says its first value came from another shot is a wrong answer
     forge = ("lambda name, key, entry: real(name, '[[[0, 0, 0, 0, 0]], []]' "
              "if name == 'process_output' else key, entry)")
-    code = (Path(__file__).parent / "solutions" / "2023" / "office_hijinks_400.py").read_text()
-    code = code.replace("def process_output(measurement):\n", f"""def process_output(measurement):
-    if not FORGED:
-        rec = next(o for o in gc.get_objects() if type(o).__name__ == "Recorder")
-        real = rec._in_order
-        rec._in_order = {forge}
-        FORGED.append(rec)
-""").replace("import pennylane as qml\n", "import gc\nimport pennylane as qml\n\nFORGED = []\n", 1)
+    code = _forging("2023/office_hijinks_400", "process_output(measurement)", forge)
     v = verdict("2023/office_hijinks_400", code)
     assert (v.status, v.tests_passed) == ("WA", 0), v.message
     assert "process_output(): call 1 was recorded with other arguments" in \
