@@ -39,6 +39,7 @@ def job_source(entry: ModuleType, function: str = "main", *args: object) -> str:
     return modules_source(entry) + f"sys.modules[{entry.__name__!r}].{function}({call})\n"
 
 
+@functools.cache
 def precompile(entry: ModuleType) -> tuple[tuple[str, str], ...]:
     """The ``(file name, source)`` of every module :func:`job_source` ships for ``entry``, for
     ``Job.precompile``: the sandbox's worker compiles them once, not every job (about 20 ms of

@@ -9,6 +9,7 @@ does in this process, it can only change the data it returns.
 
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -96,21 +97,8 @@ def _raise_site(exc):
         return ""
 
 
-def _files():
-    out, total = {}, 0
-    for name in sorted(os.listdir("."))[:256]:
-        if name.startswith("__qce") or not os.path.isfile(name):
-            continue
-        size = os.path.getsize(name)
-        if size > MAX_FILE_BYTES or total + size > MAX_FILES_BYTES or len(out) >= MAX_FILES:
-            continue
-        out[name] = wire.b64(Path(name).read_bytes())
-        total += size
-    return out
-
-
 def _listing():
-    """What :func:`_files` would send, cheaply: the names, sizes and times of the files."""
+    """The program's files in its working dir that may travel: ``(name, size, mtime)``."""
     out = []
     for name in sorted(os.listdir("."))[:256]:
         if not name.startswith("__qce"):
@@ -118,7 +106,19 @@ def _listing():
                 st = os.stat(name)
             except OSError:
                 continue
-            out.append((name, st.st_size, st.st_mtime_ns))
+            if stat.S_ISREG(st.st_mode):
+                out.append((name, st.st_size, st.st_mtime_ns))
+    return out
+
+
+def _files(listing):
+    """The files of ``listing`` that fit the bounds, base64 by name."""
+    out, total = {}, 0
+    for name, size, _ in listing:
+        if size > MAX_FILE_BYTES or total + size > MAX_FILES_BYTES or len(out) >= MAX_FILES:
+            continue
+        out[name] = wire.b64(Path(name).read_bytes())
+        total += size
     return out
 
 
@@ -146,7 +146,7 @@ def main(program, entry_point, classes=(), callbacks=False):
         now = _listing()
         if now != sent:
             sent = now
-            frame(b"F", json.dumps(_files()).encode())
+            frame(b"F", json.dumps(_files(now)).encode())
 
     simulator_seeds.seed_aer("candidate")
     # a real file, as upstream's program is: __file__, inspect.getsource and tracebacks work
