@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = {}
     with Sandbox(workers=args.workers) as sb:
         # every stage of every item goes through one pool; each result is decided as it
-        # arrives, so the next stage (the trusted check) overlaps with other programs' runs
+        # arrives (QCoder: one stage, the trusted check linked to the program's job)
         results: dict[int, list] = {}
         pending = {}
         for n, plan in enumerate(plans):
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             for fut in done:
                 n = pending.pop(fut)
                 r = fut.result()
-                sandbox_cpu += r.cpu_time
+                sandbox_cpu += r.cpu_time + (r.peer.cpu_time if r.peer is not None else 0.0)
                 results[n].append(r)
                 pid, _kind, code = items[n]
                 t = time.perf_counter()
@@ -70,9 +70,10 @@ def main(argv: list[str] | None = None) -> int:
                 if isinstance(step, list):
                     pending[sb.submit(step[0])] = n
                 else:
-                    run = results[n][0].wall_time
-                    chk = sum(x.wall_time for x in results[n][1:])
-                    verdicts[n] = (step, run, chk)
+                    # one session: the check (its wall clock spans it) and the program, its peer
+                    session = results[n][0]
+                    run = session.peer.wall_time if session.peer is not None else 0.0
+                    verdicts[n] = (step, run, max(0.0, session.wall_time - run))
     rows, bad = [], []
     for n, ((pid, kind, _code), plan) in enumerate(zip(items, plans, strict=True)):
         v, run, dt = verdicts.get(n, (plan, 0.0, 0.0))

@@ -158,11 +158,6 @@ ATTACKS = [
     ("raising AssertionError itself", SQUARE, "\n    raise AssertionError('pass?')\n",
      "WA", "AssertionError"),
     # --- hostile payloads
-    ("huge state (a frame over the transport's bound)", SV,
-     "\n    import numpy as np\n    return Statevector(np.ones(2**23) / 2**11.5)\n",
-     "RE", "bytes, over"),
-    ("array over the element bound", SQUARE,
-     "\n    import numpy as np\n    return np.zeros(2**22 + 1, dtype=np.int8)\n", "RE", "elements"),
     ("deep nesting (forged)", SQUARE, _forge(_record(None)[:-1] + b"[" * 200_000),
      "RE", "malformed"),
     ("deep nesting (returned)", SQUARE,
@@ -181,13 +176,25 @@ ATTACKS = [
      "RE", "malformed"),
 ]
 
+#: limits of the judge's: a judge limitation (its reason), established by the check from what
+#: it received, never the program's verdict (both were RE until 2026-12-07; an array header
+#: that only claims the elements stays RE, above)
+JUDGE_LIMITS = [
+    ("huge state (a frame over the transport's bound)", SV,
+     "\n    import numpy as np\n    return Statevector(np.ones(2**23) / 2**11.5)\n",
+     "transport", "received and counted by the check"),
+    ("array over the element bound", SQUARE,
+     "\n    import numpy as np\n    return np.zeros(2**22 + 1, dtype=np.int8)\n",
+     "transport", "elements, over the"),
+]
+
 CORRECT = [(GHZ, GHZ_OK), (SV, SV_OK), (SQUARE, "\n    return x * x\n")]
 
 
 @pytest.fixture(scope="module")
 def verdicts(sandbox):
     judge = qhe.make_judge(time_limit=20.0)
-    items = [(task, body) for _, task, body, _, _ in ATTACKS] + CORRECT
+    items = [(task, body) for _, task, body, _, _ in ATTACKS + JUDGE_LIMITS] + CORRECT
     return judge_many(judge, items, sandbox)
 
 
@@ -200,8 +207,16 @@ def test_attack_is_not_accepted(verdicts, i):
     assert not v.details.get("judge_error")
 
 
+@pytest.mark.parametrize("i", range(len(JUDGE_LIMITS)), ids=[a[0] for a in JUDGE_LIMITS])
+def test_a_limit_of_the_judge_is_a_judge_limitation(verdicts, i):
+    name, _task, _body, reason, fragment = JUDGE_LIMITS[i]
+    v = verdicts[len(ATTACKS) + i]
+    assert v.details.get("judge_limitation") == reason, f"{name}: {v.status} {v.message}"
+    assert v.error_class is None and fragment in v.message, f"{name}: {v.message}"
+
+
 def test_correct_programs_still_pass(verdicts):
-    got = verdicts[len(ATTACKS):]
+    got = verdicts[len(ATTACKS) + len(JUDGE_LIMITS):]
     assert [v.status for v in got] == ["AC"] * len(CORRECT), [v.message for v in got]
 
 

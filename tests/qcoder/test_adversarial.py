@@ -9,16 +9,19 @@ QPY / forged stage-1 results fed to the trusted stage.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import struct
 from pathlib import Path
 
 import pytest
+from qcoder_session import link, program_result, qpy_bytes, run_check, session
 from redteam import assert_verdict
 
 import quantum_codegen_eval
 from quantum_codegen_eval.execution import RunResult
+from quantum_codegen_eval.judges.jobs import frames
 from quantum_codegen_eval.judges.qcoder import QCoderJudge
 from quantum_codegen_eval.judges.qcoder.specs import get_spec
 
@@ -174,26 +177,7 @@ def test_exact_verdict(verdicts, case):
     assert_verdict(verdicts[name], status, text, name=name)
 
 
-# --------------------------------------------------------------- forged stage-1 results
-
-
-def _stage1(files: dict[str, bytes], cases: int, *, ended: bool = True, **entry) -> RunResult:
-    report = {"load_error": None,
-              "cases": [{"i": i, "status": "ok", "error": None, "transport": "qpy", **entry}
-                        for i in range(cases)]}
-    return RunResult(id="x", status="ok", exit_code=0,
-                     files={"report.json": json.dumps(report).encode(),
-                            "ume.log": b"END\n" if ended else b"", **files})
-
-
-def _qpy(qc) -> bytes:
-    import io
-
-    from qiskit import qpy
-
-    buf = io.BytesIO()
-    qpy.dump(qc, buf)
-    return buf.getvalue()
+# --------------------------------------------------------------- forged program results
 
 
 def _hostile(kind: str) -> bytes:
@@ -201,7 +185,7 @@ def _hostile(kind: str) -> bytes:
     from qiskit import QuantumCircuit
     from qiskit.qpy import formats
 
-    good = bytearray(_qpy(QuantumCircuit(1)))
+    good = bytearray(qpy_bytes(QuantumCircuit(1)))
     fh = formats.FILE_HEADER_V10_SIZE
     (offset,) = struct.unpack("!Q", good[fh + 1:fh + 9])
     # CIRCUIT_HEADER_V12: name_size H, gp type c, gp size H, num_qubits I, num_clbits I,
@@ -230,50 +214,68 @@ def _hostile(kind: str) -> bytes:
     ("garbage", "RE", "QPY"),
 ])
 def test_hostile_qpy_is_a_verdict_not_a_crash(qsandbox, qcoder_records, kind, status, text):
-    """A stage-1 result whose QPY lies (as if the program had written it): the evaluator never
-    parses it; the memory-limited trusted stage refuses it from the header."""
+    """QPY that lies (as if the program had sent it): the evaluator never sees it; the
+    memory-limited trusted check refuses it from the header."""
     rec = qcoder_records["QPC001_A1"]
     judge = QCoderJudge()
-    first = _stage1({"case_0.qpy": _hostile(kind)}, 1)
-    nxt = judge.decide(rec, A1, [first])
-    assert isinstance(nxt, list) and nxt[0].trusted
-    (second,) = qsandbox.run_jobs(nxt)
-    v = judge.decide(rec, A1, [first, second])
+    check = run_check(qsandbox, judge, rec, A1, link({0: _hostile(kind)}))
+    v = judge.decide(rec, A1, [session(check, program_result(1))])
     assert v.status == status, (v.status, v.message)
     assert text in v.message, v.message
 
 
-def test_forged_report_without_end_marker_or_with_violations(qcoder_records):
+def test_forged_report_without_end_marker_or_with_violations(qsandbox, qcoder_records):
     from qiskit import QuantumCircuit
 
     rec = qcoder_records["QPC001_A1"]
     qc = QuantumCircuit(1)
     qc.h(0)
     judge = QCoderJudge()
-    v = judge.decide(rec, A1, [_stage1({"case_0.qpy": _qpy(qc)}, 1, ended=False)])
+    check = run_check(qsandbox, judge, rec, A1, link({0: qpy_bytes(qc)}))
+    v = judge.decide(rec, A1, [session(check, program_result(1, ended=False))])
     assert v.status == "RE" and "end marker" in v.tests[0].message
-    forged = _stage1({"case_0.qpy": _qpy(qc), "ume.log": b"END\nUME import os\nEND\n"}, 1)
-    assert judge.decide(rec, A1, [forged]).status == "UME"  # lines the program adds only hurt it
+    forged = program_result(1, files={"ume.log": b"END\nUME import os\nEND\n"})
+    # lines the program adds only hurt it
+    assert judge.decide(rec, A1, [session(check, forged)]).status == "UME"
 
 
 def test_report_claiming_success_without_output(qsandbox, qcoder_records):
+    """The report says the test went fine; nothing reached the check."""
     rec = qcoder_records["QPC001_A1"]
     judge = QCoderJudge()
-    missing = _stage1({}, 1)  # claims the case went fine, wrote no circuit
-    nxt = judge.decide(rec, A1, [missing])
-    (second,) = qsandbox.run_jobs(nxt)
-    v = judge.decide(rec, A1, [missing, second])
-    assert v.status == "RE" and "no output" in v.message
+    check = run_check(qsandbox, judge, rec, A1, b"")
+    v = judge.decide(rec, A1, [session(check, program_result(1))])
+    assert v.status == "RE" and "did not reach" in v.message and not v.judge_error, v.message
+
+
+@pytest.mark.parametrize("sent,why", [
+    (b"garbage on the link", "unexpected frame kind"),
+    (frames.pack(b"H", b'{"i": 0, "transport": "skeleton"}') + frames.pack(b"D", b"{}"),
+     "unknown transport"),
+    (frames.pack(b"H", b'{"i": true, "transport": "qpy"}'), "test header for test True"),
+    (frames.pack(b"H", b'{"i": 0, "transport": "qpy"}'), "without its output"),
+    (frames.pack(b"H", b'{"i": 0, "transport": "qpy"}') + frames.HEADER.pack(b"D", 1 << 20)
+     + b"x" * 100, "truncated frame payload"),
+], ids=["garbage", "unknown-transport", "bool-index", "no-output", "cut-short"])
+def test_what_the_harness_never_sends_is_the_programs_re(qsandbox, qcoder_records, sent, why):
+    """Frames the program wrote on the link itself: the check decodes them with exact types and
+    stops; the test whose output did not arrive is the program's RE, never a judge error."""
+    rec = qcoder_records["QPC001_A1"]
+    judge = QCoderJudge()
+    check = run_check(qsandbox, judge, rec, A1, sent)
+    v = judge.decide(rec, A1, [session(check, program_result(1))])
+    assert v.status == "RE" and not v.judge_error, (v.status, v.message)
+    assert "did not reach" in v.message and why in v.message, v.message
 
 
 def test_trusted_stage_output_is_validated(qcoder_records):
-    """A check.jsonl line with an unknown status is ignored (then the case is a judge error)."""
+    """A check.jsonl line with an unknown status is ignored: the test's output did not reach
+    the check as far as the evaluator can tell (the program's RE, never AC)."""
     rec = qcoder_records["QPC001_A1"]
     judge = QCoderJudge()
-    first = _stage1({"case_0.qpy": b"x"}, 1)
-    v = judge.decide(rec, A1, [first, RunResult(id="c", status="ok",
-                                                files={"check.jsonl": b'{"i": 0, "status": "OK!"}\n'})])
-    assert v.status == "RE" and v.details.get("judge_error")
+    check = RunResult(id="c", status="ok", files={"check.jsonl": b'{"i": 0, "status": "OK!"}\n'})
+    v = judge.decide(rec, A1, [session(check, program_result(1))])
+    assert v.status == "RE", (v.status, v.message)
 
 
 # --------------------------------------------------------------- references out of reach
@@ -313,9 +315,12 @@ def test_untrusted_stage_gets_no_hidden_value(qcoder_records):
 
     judge = QCoderJudge()
     jobs = "quantum_codegen_eval.judges.qcoder.jobs"
-    ours = {f"{jobs}.harness", f"{jobs}.circuit_tree", "quantum_codegen_eval.judges.jobs.memory"}
+    ours = {f"{jobs}.harness", f"{jobs}.circuit_tree", "quantum_codegen_eval.judges.jobs.memory",
+            "quantum_codegen_eval.judges.jobs.frames"}
     for pid, spec in all_specs().items():
-        (job,) = judge.jobs(qcoder_records[pid], spec.reference)
+        (check_job,) = judge.jobs(qcoder_records[pid], spec.reference)
+        job = check_job.peer  # the program's job
+        assert check_job.trusted
         assert not job.trusted and not any("quantum_codegen_eval" in m for m in job.preload)
         # the harness's own job modules, registered under their names; nothing else of ours
         assert set(re.findall(r"quantum_codegen_eval(?:\.\w+)*", job.source)) == ours
@@ -342,28 +347,28 @@ def test_mutated_qpy_never_crashes_the_judge(qsandbox, qcoder_records):
     rec = qcoder_records["QPC001_A2"]
     judge = QCoderJudge()
     rng = random.Random(7)
-    firsts = []
+    sent = []
     for _ in range(3):
-        files = {}
+        outputs = {}
         for i in range(10):
             qc = QuantumCircuit(i + 1)
             qc.h(range(i + 1))
-            data = bytearray(_qpy(qc))
+            data = bytearray(qpy_bytes(qc))
             for _ in range(rng.randint(1, 6)):
                 data[rng.randrange(len(data))] = rng.randrange(256)
-            files[f"case_{i}.qpy"] = bytes(data)
-        firsts.append(_stage1(files, 10))
-    nexts = [judge.decide(rec, A1, [f]) for f in firsts]
-    seconds = qsandbox.run_jobs([n[0] for n in nexts])
-    for f, s in zip(firsts, seconds, strict=True):
-        v = judge.decide(rec, A1, [f, s])
+            outputs[i] = bytes(data)
+        sent.append(link(outputs))
+    (check,) = judge.jobs(rec, A1)
+    checks = qsandbox.run_jobs([dataclasses.replace(check, peer=None, stdin=s) for s in sent])
+    for c in checks:
+        v = judge.decide(rec, A1, [session(c, program_result(10))])
         # a flip the header check catches, or one past the header that Qiskit's reader chokes
         # on (the harness read its file back, so the program changed it), is the program's RE
         assert v.status in STATUSES, (v.status, v.message)
 
 
 def test_a_failing_trusted_stage_is_a_judge_error(qsandbox, qcoder_records):
-    """The trusted stage dies for a reason of its own (here: far too little memory to start):
+    """The trusted check dies for a reason of its own (here: far too little memory to start):
     a judge error, never the program's RE and never AC."""
     from qiskit import QuantumCircuit
 
@@ -371,7 +376,6 @@ def test_a_failing_trusted_stage_is_a_judge_error(qsandbox, qcoder_records):
     judge = QCoderJudge(check_memory_mb=64)
     qc = QuantumCircuit(1)
     qc.h(0)
-    first = _stage1({"case_0.qpy": _qpy(qc)}, 1)
-    (second,) = qsandbox.run_jobs(judge.decide(rec, A1, [first]))
-    v = judge.decide(rec, A1, [first, second])
+    check = run_check(qsandbox, judge, rec, A1, link({0: qpy_bytes(qc)}))
+    v = judge.decide(rec, A1, [session(check, program_result(1))])
     assert v.status == "RE" and v.details.get("judge_error"), (v.status, v.message)

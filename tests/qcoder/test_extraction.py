@@ -36,8 +36,8 @@ def _judged_code(judge: QCoderJudge, rec, completion: str) -> str | None:
         assert planned.status == "FORMAT", planned.message
         return None
     (job,) = planned
-    assert isinstance(job, Job)
-    return job.files["candidate.py"]
+    assert isinstance(job, Job) and isinstance(job.peer, Job)
+    return job.peer.files["candidate.py"]
 
 
 @pytest.mark.parametrize("name", sorted(COMPLETIONS))

@@ -109,9 +109,8 @@ def test_mean_over_cases_rules():
     assert got == {"mean_fidelity": 1.5 / 4, "fidelity_source": "partly simulated",
                    "fidelity_simulated": 2}
     limit = {**checked, 3: CaseResult("RE", "judge limit: ...", judge_error=True)}
+    assert _mean_fidelity(spec, cases, limit, False, wa)["fidelity_source"] == "judge error"
     assert _mean_fidelity(spec, cases, limit, False, wa)["mean_fidelity"] is None
-    assert _mean_fidelity(spec, cases, checked, False, wa, limited=True)["fidelity_source"] \
-        == "judge error"
     assert _mean_fidelity(get_spec("QPC004_C1"), cases, {}, False, wa) == {}
 
 

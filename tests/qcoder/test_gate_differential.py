@@ -14,6 +14,7 @@ import random
 
 import numpy as np
 import pytest
+from qcoder_session import recorded
 
 from quantum_codegen_eval.judges.qcoder import QCoderJudge, check
 from quantum_codegen_eval.judges.qcoder import simulate as sim
@@ -100,11 +101,11 @@ def _trusted(code: str, n: int):
 
 
 def _judged(result, n: int, case: int, transport: str) -> np.ndarray | None:
-    """The unitary the judge's trusted side computes for case ``case``; ``None`` where the rules
-    forbid an instruction Qiskit made (a plain gate's ``power(x)`` is a ``UnitaryGate``: UGE)."""
-    name = check.data_file(case, "unitary", transport)
-    data = result.files[name]
-    if name.endswith(".circ.json"):
+    """The unitary the judge's trusted side computes for case ``case`` from what it received;
+    ``None`` where the rules forbid an instruction Qiskit made (a plain gate's ``power(x)`` is
+    a ``UnitaryGate``: UGE)."""
+    data = result.files[f"received_{case}"]
+    if transport == "json":
         from quantum_codegen_eval.judges.qcoder.transport import load
 
         qc = load(data, (n,))
@@ -141,16 +142,18 @@ def test_every_permitted_gate_makes_the_trip(qsandbox, qcoder_records):
     assert len(classes) > 40
     rec, judge = qcoder_records["QPC001_A2"], QCoderJudge()
     codes = [_program(rng, classes) for _ in range(PROGRAMS - 1)] + [CU_PAIR]
-    jobs = [judge.jobs(rec, code)[0] for code in codes]
     mismatches, compared, forbidden, transports = [], 0, 0, set()
-    for code, result in zip(codes, qsandbox.run_jobs(jobs), strict=True):
-        report = json.loads(result.files[harness.REPORT])
+    for code, result in zip(codes, recorded(qsandbox, judge, rec, codes,
+                                                         len(judge.cases(rec))), strict=True):
+        report = json.loads(result.peer.files[harness.REPORT])
         entries = {e["i"]: e for e in report["cases"]}
+        received = {int(i): t for i, t in json.loads(result.files["received.json"]).items()}
         for n in SIZES:
             entry = entries[n - 1]
             assert entry["status"] == "ok", (entry, code)
-            transports.add(entry.get("transport"))
-            got = _judged(result, n, n - 1, entry.get("transport"))
+            assert received[n - 1] == entry["transport"], (received, entry)
+            transports.add(entry["transport"])
+            got = _judged(result, n, n - 1, entry["transport"])
             if got is None:
                 forbidden += 1
                 continue
@@ -161,4 +164,4 @@ def test_every_permitted_gate_makes_the_trip(qsandbox, qcoder_records):
     assert compared + forbidden == PROGRAMS * len(SIZES) and compared >= forbidden, (
         compared, forbidden)
     assert mismatches == [], mismatches[:3]
-    assert transports <= {"qpy", "json", None}, transports
+    assert transports <= {"qpy", "json"}, transports

@@ -96,12 +96,13 @@ def test_module_imports_alone(module):
 
 def test_harness_ships_only_its_job_modules():
     """The untrusted stage's program is the harness, the circuit-tree writer and the shared
-    ``ran_out_of_memory`` test, never the judge (specs, references, hidden oracles)."""
+    ``ran_out_of_memory`` test and link frames, never the judge (specs, references, hidden oracles)."""
     from quantum_codegen_eval.judges import _embed
     from quantum_codegen_eval.judges.qcoder.jobs import harness
 
     assert _embed.needed(harness.__name__) == (
-        f"{ROOT}.judges.jobs.memory", f"{ROOT}.judges.qcoder.jobs.circuit_tree",
+        f"{ROOT}.judges.jobs.frames", f"{ROOT}.judges.jobs.memory",
+        f"{ROOT}.judges.qcoder.jobs.circuit_tree",
         f"{ROOT}.judges.qcoder.jobs.harness")
     trees = [ast.parse(_embed._source(m)) for m in _embed.needed(harness.__name__)]
     names = {n.module or "" for t in trees for n in ast.walk(t)

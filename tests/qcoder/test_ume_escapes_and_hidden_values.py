@@ -15,8 +15,7 @@ import random
 import pytest
 from redteam import assert_verdict
 
-from quantum_codegen_eval.judges.qcoder import QCoderJudge
-from quantum_codegen_eval.judges.qcoder import judge as judge_mod
+from quantum_codegen_eval.judges.qcoder import QCoderJudge, check
 from quantum_codegen_eval.judges.qcoder.specs import get_spec
 
 pytestmark = pytest.mark.upstream
@@ -137,9 +136,12 @@ PROGRAMS = [  # judged on the circuit they return (static check on)
     ("print-a-forged-verdict", "QPC001_A1",
      H + "def solve():\n    print('AC')\n    print('{\"i\": 0, \"status\": \"AC\"}')\n"
          "    print('END')\n    return QuantumCircuit(1)\n", "WA", "fidelity"),
+    # the program's stdout goes nowhere (the harness's is the link to the check): what it
+    # prints decides nothing, however much (until 2026-12-07 a flood was RE: the sandbox's
+    # output limit, a limit of ours charged to the program)
     ("stdout-flood", "QPC001_A1",
      H + "def solve():\n    print('AC ' * 10 ** 6)\n    qc = QuantumCircuit(1)\n    qc.h(0)\n"
-         "    return qc\n", "RE", ""),
+         "    return qc\n", "AC", ""),
     ("global-phase-only", "QPC001_A1",
      H + "import math\n\ndef solve():\n    qc = QuantumCircuit(1)\n    qc.global_phase = math.pi / 4\n"
          "    return qc\n", "WA", "fidelity"),
@@ -149,10 +151,13 @@ PROGRAMS = [  # judged on the circuit they return (static check on)
      H + "def f(k):\n    return f(k + 1)\n\n\ndef solve():\n    f(0)\n", "RE", "RecursionError"),
     ("returns-a-class-not-an-instance", "QPC001_A1",
      H + "def solve():\n    return QuantumCircuit\n", "RE", "not a QuantumCircuit"),
-    ("exhaust-file-descriptors", "QPC001_A1",  # the harness cannot write: the program's RE
+    # the circuit goes on the link the harness opened before the load: a program that uses up
+    # its descriptors still returned the right circuit (RE until 2026-12-07, when the harness
+    # had to open a file for it)
+    ("exhaust-file-descriptors", "QPC001_A1",
      H + "_keep = []\n\n\ndef solve():\n    qc = QuantumCircuit(1)\n    qc.h(0)\n    try:\n"
          "        while True:\n            _keep.append(open('/dev/null'))\n"
-         "    except OSError:\n        pass\n    return qc\n", "RE", ""),
+         "    except OSError:\n        pass\n    return qc\n", "AC", ""),
     # ordinary Python that must stay allowed (no false UME)
     ("scipy-submodules-named-like-system-modules", "QPC001_A1",
      "from scipy import signal, io\n" + H + A1, "AC", ""),
@@ -185,17 +190,20 @@ def test_hidden_values_differ_between_judges_public_arguments_do_not(qcoder_reco
     assert [c["args"]["_L"] for c in ca] != [c["args"]["_L"] for c in cb]
     same = QCoderJudge(secret="fixed"), QCoderJudge(secret="fixed")
     assert same[0].cases(rec) == same[1].cases(rec)
-    (job,) = a.jobs(rec, get_spec("QPC003_B6").reference)
+    (check_job,) = a.jobs(rec, get_spec("QPC003_B6").reference)
+    job = check_job.peer  # the program's job: the secret is the trusted check's only
     assert a.secret not in job.files["qcoder_cases.json"] and a.secret not in job.source
+    assert check_job.trusted and not job.trusted
 
 
-def test_oversized_outputs_are_the_programs_re_and_stay_bounded(qsandbox, qcoder_records):
+def test_oversized_outputs_are_a_judge_limit_and_stay_bounded(qsandbox, qcoder_records,
+                                                              monkeypatch):
     """QPC001_C1 has 42 tests: a circuit of 400 gates with 60 000-character names is ~48 MB of
-    QPY, written once per test (~2 GB held by the evaluator before). The untrusted stage now
-    writes at most ``MAX_OUTPUT_BYTES`` for all tests together and what the evaluator reads back
-    stays within the budget. The limit is the judge's: past it (here also without the standard
-    gates: the custom gates are the bulk) a test is a judge error naming the limit (until
-    2026-12-03 the program's RE), never AC; the program's failures on other tests decide."""
+    QPY (~2 GB held by the evaluator before the check took the circuits on the link). The
+    evaluator now holds none of it; the check keeps 24 MB per test here (so the QPY goes as
+    the tree) and 30 MB in all, and counts the rest. The limit is the judge's, established by
+    the check from what it received: past it a test is a judge limit, never AC; the program's
+    failures on other tests decide."""
     code = H + ("_C = []\n\n\n"
                 "def solve(n, L):\n    if not _C:\n        qc = QuantumCircuit(n)\n"
                 "        for i in range(400):\n"
@@ -203,22 +211,26 @@ def test_oversized_outputs_are_the_programs_re_and_stay_bounded(qsandbox, qcoder
                 "            qc.append(g, [0])\n"
                 "        _C.append(qc)\n    qc = _C[0]\n"
                 "    return qc if qc.num_qubits == n else QuantumCircuit(n)\n")
+    monkeypatch.setattr(check, "MAX_CASE_BYTES", 24 << 20)
+    monkeypatch.setattr(check, "MAX_KEPT_BYTES", 30 << 20)
     rec = qcoder_records["QPC001_C1"]
     judge = QCoderJudge()
     (job,) = judge.jobs(rec, code)
-    (first,) = qsandbox.run_jobs([job])
-    assert sum(len(v) for v in first.files.values()) <= judge_mod.MAX_OUTPUT_BYTES + (4 << 20)
-    nxt = judge.decide(rec, code, [first])
-    v = nxt if not isinstance(nxt, list) else judge.decide(rec, code, [first, *qsandbox.run_jobs(nxt)])
-    # the tests with n = 1 get the hostile circuit: over the limit, judge errors; the others
+    (r,) = qsandbox.run_jobs([job])
+    held = sum(len(v) for v in r.files.values()) + sum(len(v) for v in r.peer.files.values())
+    assert held <= 4 << 20, held
+    v = judge.decide(rec, code, [r])
+    # the tests with n = 1 get the hostile circuit: over the limit, judge limits; the others
     # get an empty circuit, a wrong answer, which decides the verdict
     assert v.status == "WA" and not v.judge_error, (v.status, v.message)
-    assert any(t.message.startswith("judge limit") for t in v.tests), [t.message for t in v.tests]
+    over = [t.message for t in v.tests if t.message.startswith("judge limit")]
+    assert over and all("received and counted" in m for m in over), [t.message for t in v.tests]
 
 
-def test_decide_never_raises_on_forged_stage1_files(qcoder_records):
+def test_decide_never_raises_on_forged_program_files(qcoder_records):
     """Whatever report.json / ume.log hold (the program may have patched the modules the harness
-    writes them with), decide() returns a verdict or the trusted stage, never raises."""
+    writes them with), with whatever the check reported, decide() returns a verdict, never
+    raises."""
     import json as _json
 
     from quantum_codegen_eval.execution import RunResult
@@ -247,12 +259,18 @@ def test_decide_never_raises_on_forged_stage1_files(qcoder_records):
                                     rng.choice(["ok", "RE", None, 1]), "transport": value(),
                                     "error": value()} for _ in range(rng.randint(0, 3))]
             files = {"report.json": _json.dumps(report).encode(),
-                     "ume.log": rng.choice([b"", b"END\n", b"UME x\nEND\n", b"\xff\xfe", b"END"]),
-                     "case_0.qpy": b"QISKIT", "case_0.json": b"[1]"}
+                     "ume.log": rng.choice([b"", b"END\n", b"UME x\nEND\n", b"\xff\xfe", b"END"])}
             r = RunResult(id="x", status=rng.choice(["ok", "error", "timeout", "memory"]),
                           exit_code=rng.choice([0, 1, 86, None]), files=files)
-            out = judge.decide(rec, "x", [r])
-            assert isinstance(out, (Verdict, list))
+            lines = [{"i": rng.choice([0, 1, True, "0"]), "started": True},
+                     {"i": rng.choice([0, 1]), "status": rng.choice(["AC", "WA", "OK!", None]),
+                      "judge_error": value(), "fidelity": value(), "credit": value()},
+                     {"protocol": value()}]
+            check = RunResult(id="c", status=rng.choice(["ok", "error", "memory"]), files={
+                "check.jsonl": "".join(_json.dumps(rng.choice(lines)) + "\n"
+                                       for _ in range(rng.randint(0, 3))).encode()}, peer=r)
+            out = judge.decide(rec, "x", [check])
+            assert isinstance(out, Verdict)
 
 
 def test_sampled_inputs_are_not_predictable(qcoder_records, monkeypatch):
@@ -275,7 +293,7 @@ def test_sampled_inputs_are_not_predictable(qcoder_records, monkeypatch):
     for judge in (QCoderJudge(secret="a"), QCoderJudge(secret="b")):
         case = next(c for c in judge.cases(rec) if c["args"]["n"] == 10)
         (job,) = judge.jobs(rec, spec.reference)
-        assert "sample_key" not in job.files["qcoder_cases.json"]
+        assert "sample_key" not in job.peer.files["qcoder_cases.json"]
         flat = sim.inline(__import__("qiskit").QuantumCircuit(10), {})
         spec.compare(case, flat, 10, {})
     assert len(seen) == 2 and len(seen[0]) < 2 ** 10 and seen[0] != seen[1]

@@ -22,14 +22,12 @@ SWALLOWED = ("from qiskit import QuantumCircuit\n\n\ndef solve():\n    try:\n"
 
 
 def _stages(judge, rec, code, sandbox, tamper=None):
-    out = judge.jobs(rec, code)
-    results = []
-    while isinstance(out, list):
-        results += [sandbox.run_job(j) for j in out]
-        if tamper is not None and len(results) == 1:
-            results[0] = tamper(results[0])
-        out = judge.decide(rec, code, results)
-    return out, results
+    """The verdict and the program's job's result (``tamper``-ed, as the program could have
+    left it, before the judge reads it)."""
+    (job,) = judge.jobs(rec, code)
+    r = sandbox.run_job(job)
+    program = r.peer if tamper is None else tamper(r.peer)
+    return judge.decide(rec, code, [replace(r, peer=program)]), program
 
 
 def test_a_refusal_survives_an_erased_channel(qsandbox, qcoder_records, monkeypatch):
@@ -39,14 +37,14 @@ def test_a_refusal_survives_an_erased_channel(qsandbox, qcoder_records, monkeypa
     def erase(r):  # what a planted library callable did to the file: only END is left
         return replace(r, files={**r.files, harness.CHANNEL: b"END\n"})
 
-    v, results = _stages(judge, rec, SWALLOWED, qsandbox, tamper=erase)
-    assert harness.STDERR_UME + "import smtplib" in results[0].stderr
+    v, program = _stages(judge, rec, SWALLOWED, qsandbox, tamper=erase)
+    assert harness.STDERR_UME + "import smtplib" in program.stderr
     assert v.status == "UME" and "smtplib" in v.message, (v.status, v.message)
     # the same program without the stderr evidence would have passed: the file was its only
     # record before (the check is on the judge's reading, not on a lucky run)
-    wiped = replace(results[0], stderr="", files={**results[0].files, harness.CHANNEL: b"END\n"})
+    wiped = replace(program, stderr="", files={**program.files, harness.CHANNEL: b"END\n"})
     assert judge_mod._channel(wiped.files[harness.CHANNEL], wiped.stderr)["violations"] == []
-    assert judge_mod._channel(b"END\n", results[0].stderr)["violations"] == ["import smtplib"]
+    assert judge_mod._channel(b"END\n", program.stderr)["violations"] == ["import smtplib"]
 
 
 CLASSICAL_LIAR = (

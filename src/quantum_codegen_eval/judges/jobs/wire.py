@@ -345,15 +345,19 @@ class Decoder:
         self.codec, self.limits, self.opaque = codec, codec.limits, codec.opaque
         self.items, self.elements = 0, 0
 
+    # counted on what was received and parsed: past the bound, a value that is really there
+    # (a limit of the judge's, :class:`TransportLimit`), not a claim
+
     def item(self) -> None:
         self.items += 1
         if self.items > self.limits.items:
-            raise WireError(f"more than {self.limits.items} items")
+            raise TransportLimit(f"value of more than {self.limits.items} items")
 
     def array(self, n: int) -> None:
         self.elements += n
         if self.elements > self.limits.elements:
-            raise WireError(f"more than {self.limits.elements} array elements in all")
+            raise TransportLimit(f"value of more than {self.limits.elements} array elements "
+                                 "in all")
 
     def dec(self, data: Any, depth: int) -> Any:
         if depth > self.limits.depth:

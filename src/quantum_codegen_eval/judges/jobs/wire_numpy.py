@@ -15,7 +15,7 @@ import math
 import sys
 from typing import Any
 
-from .wire import SKIP, Decoder, Encoder, UnsupportedValue, WireError, b64, unb64
+from .wire import SKIP, Decoder, Encoder, TransportLimit, UnsupportedValue, WireError, b64, unb64
 
 #: dtypes carried as numbers
 PLAIN_KINDS = frozenset("biufc")
@@ -79,7 +79,11 @@ def _check_header(data: bytes, d: Decoder) -> None:
         raise WireError("array: bad shape")
     n = math.prod(int(k) for k in shape)
     if n > d.limits.elements:
-        raise WireError(f"array: {n} elements, over {d.limits.elements}")
+        if len(data) - buf.tell() < n * dtype.itemsize:  # a claim: the data is not there
+            raise WireError(f"array: the header claims {n} elements, more than it holds")
+        # an array that is really there: a limit of the judge's
+        raise TransportLimit(f"array of {n} elements, over the {d.limits.elements} the judge's "
+                             "transport reads")
 
 
 def ndarray(data: Any, d: Decoder) -> Any:

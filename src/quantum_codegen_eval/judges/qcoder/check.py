@@ -1,10 +1,14 @@
-"""The QCoder judge's trusted stage: read each returned circuit, check it, simulate, compare.
+"""The QCoder judge's trusted check: receive each returned circuit, check it, simulate, compare.
 
 Runs as a trusted sandbox job (``Job(trusted=True)``, memory- and time-limited, forked from a
-zygote that never ran untrusted code; its source is :data:`SOURCE`). It reads
-``qcoder_check.json`` (problem limits, seed, secret, nonce, which cases to check) and the data files the
-untrusted stage wrote, and appends one JSON line per case to ``check.jsonl`` as it goes (so a case
-that exhausts the limits is known). The parent only validates these lines.
+zygote that never ran untrusted code; its source is :data:`SOURCE`), linked to the program's job
+(its peer, ``jobs/harness.py``). It reads ``qcoder_check.json`` (problem limits, seed, secret,
+nonce), then receives on stdin what the harness sends (``judges/jobs/frames.py``: ``H`` which test
+and transport, ``D`` the output) until the program's job ends, keeping each output on its own
+disk within :data:`MAX_CASE_BYTES` per test and :data:`MAX_KEPT_BYTES` for all: an output over
+them is received and counted, and its size, measured here, is the judge's limit (never the
+program's word). Then it checks each test and appends one JSON line per test to ``check.jsonl``
+as it goes (so a test that exhausts the limits is known). The parent only validates these lines.
 
 QPY is checked before ``qpy.load``: magic, version, one program, and the circuit header's claims
 (qubits = what the case expects, bounded clbits / registers / instructions / metadata, all within
@@ -18,8 +22,11 @@ import io
 import json
 import random
 import struct
+import sys
+from dataclasses import dataclass
 from typing import Any
 
+from ..jobs import frames
 from . import simulate as sim
 from .oracles import trusted_oracles
 
@@ -33,13 +40,73 @@ MAX_CLASSICAL_BYTES = 4 << 20
 JUDGE_LIMIT = "judge limit: "
 
 
-def data_file(i: int, mode: str, transport: Any) -> str | None:
-    """The file the harness wrote for case ``i`` (None: a transport the judge does not know)."""
-    if mode == "classical":
-        return f"case_{i}.json"
-    return {"qpy": f"case_{i}.qpy", "json": f"case_{i}.circ.json",
-            "skeleton": f"case_{i}.skel.json", None: f"case_{i}.qpy"}.get(
-        transport if isinstance(transport, str) or transport is None else "?")
+#: what the check keeps of one test's output, and of all tests' together (on its own disk); past
+#: them an output is received and counted, not kept: a judge limit (the 200 000 instructions
+#: the judge reads are ~11 MB of QPY)
+MAX_CASE_BYTES = 32 << 20
+MAX_KEPT_BYTES = 128 << 20
+#: the transports of a circuit (``jobs/harness.py``); a classical answer is ``json``
+TRANSPORTS = ("qpy", "json")
+MAX_HEAD_BYTES = 256
+
+
+@dataclass(frozen=True)
+class Received:
+    """One test's output as the check received it: ``path`` None when it was over the limits
+    (``size`` bytes were received and counted, not kept)."""
+
+    i: int
+    transport: str
+    size: int
+    path: str | None
+
+
+def receive(stream: Any, n_cases: int, classical: bool, max_case: int = MAX_CASE_BYTES,
+            max_kept: int = MAX_KEPT_BYTES) -> tuple[dict[int, Received], str | None]:
+    """What the harness sends on ``stream`` until it ends: each test's output, kept on disk as
+    ``received_<i>`` within the bounds; and why the link was cut short (a frame the harness
+    never writes: the program wrote on the link), or None. Decoded with exact types."""
+    got: dict[int, Received] = {}
+    kept = 0
+    try:
+        while (head := frames.header(stream, (b"H",))) is not None:
+            if head[1] > MAX_HEAD_BYTES:
+                raise ValueError(f"a test header of {head[1]} bytes")
+            try:
+                d = json.loads(frames.payload(stream, head[1]))
+            except (ValueError, RecursionError):
+                raise ValueError("a test header that is not JSON") from None
+            i, transport = (d.get("i"), d.get("transport")) if type(d) is dict else (None, None)
+            if type(i) is not int or not 0 <= i < n_cases or i in got:
+                raise ValueError(f"a test header for test {str(i)[:20]}")
+            if type(transport) is not str or transport not in (
+                    ("json",) if classical else TRANSPORTS):
+                raise ValueError(f"an unknown transport {str(transport)[:20]!r}")
+            data = frames.header(stream, (b"D",))
+            if data is None:
+                raise ValueError(f"test {i}: a header without its output")
+            size = data[1]
+            if size > max_case or kept + size > max_kept:
+                frames.skip(stream, size)
+                got[i] = Received(i, transport, size, None)
+                continue
+            path = f"received_{i}"
+            with open(path, "wb") as fh:
+                fh.write(frames.payload(stream, size))
+            kept += size
+            got[i] = Received(i, transport, size, path)
+    except ValueError as exc:
+        return got, f"the link from the program's job broke the harness's protocol: {exc}"
+    return got, None
+
+
+def over_limits(r: Received, max_case: int = MAX_CASE_BYTES,
+                max_kept: int = MAX_KEPT_BYTES) -> dict[str, Any]:
+    """The result of a test whose output was over what the check keeps."""
+    return {"status": "RE", "judge_error": True, "message": (
+        f"{JUDGE_LIMIT}the output of this test ({r.transport}) is {r.size:,} bytes, over what "
+        f"the judge reads ({max_case >> 20} MB per test, {max_kept >> 20} MB for all tests "
+        "together); received and counted by the trusted check, not read")}
 
 
 def cases_for(spec: Any, problem_id: str, seed: int, secret: str = "") -> list[dict[str, Any]]:
@@ -144,7 +211,7 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         return {"status": "AC" if ok else "WA", "message": msg, "fidelity": 1.0 if ok else 0.0}
     want = spec.qubits(case)
     allowed_n = want if isinstance(want, tuple) else (want,)
-    if transport in ("json", "skeleton"):
+    if transport == "json":
         from .transport import TransportError, load
 
         try:
@@ -179,10 +246,6 @@ def check_case(problem: dict[str, Any], spec: Any, case: dict, data: bytes | Non
         if hit is not None:
             return {"status": "UGE", "message": f"{banned} is banned in this problem", "depth": d,
                     "gate": hit.name}
-    if transport == "skeleton":  # the standard gates stayed behind: nothing else is decidable
-        return {"status": "RE", "judge_error": True, "depth": None, "message": (
-            "judge limit: the circuit of this test exceeds the judge's output limits; its "
-            "instructions other than standard gates were checked and none is forbidden")}
     limit = problem.get("depth_limit")
     if limit is not None and d > limit:
         return {"status": "DLE", "message": f"circuit depth {d} exceeds {limit}", "depth": d}
@@ -231,18 +294,21 @@ def main() -> None:
     problem = cfg["problem"]
     spec = get_spec(problem["id"])
     cases = cases_for(spec, problem["id"], cfg["seed"], cfg.get("secret", ""))
+    bounds = cfg.get("max_case_bytes", MAX_CASE_BYTES), cfg.get("max_kept_bytes", MAX_KEPT_BYTES)
+    received, broken = receive(sys.stdin.buffer, len(cases), spec.mode == "classical", *bounds)
     with open(OUTPUT, "w", encoding="utf-8") as out:
-        for i, name in cfg["check"]:
-            try:
-                with open(name, "rb") as fh:
-                    data = fh.read()
-            except FileNotFoundError:
-                data = None
+        if broken:
+            out.write(json.dumps({"protocol": broken[:1000]}) + "\n")
+        for i in sorted(received):
+            r = received[i]
             out.write(json.dumps({"i": i, "started": True}) + "\n")
             out.flush()
-            res = check_case(problem, spec, cases[i], data, cfg["nonce"],
-                             "json" if name.endswith(".circ.json")
-                             else "skeleton" if name.endswith(".skel.json") else "qpy")
+            if r.path is None:
+                res = over_limits(r, *bounds)
+            else:
+                with open(r.path, "rb") as fh:
+                    data = fh.read()
+                res = check_case(problem, spec, cases[i], data, cfg["nonce"], r.transport)
             out.write(json.dumps({"i": i, **res}) + "\n")
             out.flush()
             if cfg.get("first_failure") and res["status"] != "AC":

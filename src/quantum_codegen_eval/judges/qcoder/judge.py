@@ -1,12 +1,14 @@
-"""The QCoder judge: RE -> UME -> UGE -> DLE -> WA/AC, in two sandbox stages.
+"""The QCoder judge: RE -> UME -> UGE -> DLE -> WA/AC, in one session of two linked jobs.
 
-1. Untrusted stage: the harness (``jobs/harness.py``, shipped by ``judges._embed``) runs the candidate under the UME guard and
-   writes one circuit per test case as QPY, a report and the UME channel. It gets the case
-   arguments and the oracles' public descriptions only (no spec, no reference, no hidden value).
-2. Trusted stage (``check``): a fresh job of the judge's own code reads the circuits (bounded),
-   inlines, checks UGE/DLE, simulates with the hidden oracles and compares with the target.
+* The program's job (untrusted): the harness (``jobs/harness.py``, shipped by ``judges._embed``)
+  runs the candidate under the UME guard and sends each test's circuit (QPY, or the JSON tree)
+  to the trusted check on the link; it writes a report and the UME channel. It gets the case
+  arguments and the oracles' public descriptions only (no spec, no reference, no hidden value).
+* The check (trusted, the program's job is its peer: ``check``): the judge's own code receives
+  the circuits (bounded, counted), inlines, checks UGE/DLE, simulates with the hidden oracles and
+  compares with the target. What the program sends never passes through the evaluator.
 
-``decide`` in the evaluator only reads small, bounded JSON from both stages.
+``decide`` in the evaluator only reads small, bounded JSON from both jobs.
 """
 
 from __future__ import annotations
@@ -45,19 +47,16 @@ STATUSES = frozenset(SEVERITY + ("AC",))
 PRELOAD = ("numpy", "qiskit", "qiskit_aer")
 MAX_REPORT_BYTES = 2 << 20
 MAX_CHANNEL_BYTES = 256 << 10
-#: what the untrusted stage may write (the evaluator holds it until the trusted stage is done):
-#: per file, and the circuits of all tests together (a reference's largest is well under 1 MB;
-#: a circuit of the 200 000 instructions the trusted stage reads is ~11 MB of QPY)
+#: the program's job writes its report and UME channel (the circuits go on the link)
 MAX_FILE_MB = 16
-MAX_OUTPUT_BYTES = 48 << 20
 #: the parent's work per program is bounded: past this the code is not parsed (a judge
 #: limitation naming the limit; the completion itself is bounded by the stage driver,
 #: ``judges.base.MAX_COMPLETION_CHARS``). A 20 MB program made the static check take 8 GB and
 #: 107 s of the evaluator; 200 000 characters of code take at most ~200 MB and ~2 s (the
 #: largest reference is under 4 000)
 MAX_CODE_CHARS = 200_000
-#: what the harness writes per file (under the sandbox's file-size limit, with room to spare)
-MAX_FILE_BYTES = (MAX_FILE_MB << 20) - (64 << 10)
+#: the check's disk: what it keeps of the outputs (``check.MAX_KEPT_BYTES``), with room
+CHECK_FILE_MB = (check.MAX_CASE_BYTES >> 20) + 16
 
 
 @dataclass
@@ -72,9 +71,9 @@ class CaseResult:
     #: the partial-credit fidelity of this test (``compare.fidelity``; None: not simulated, or
     #: a problem without one target)
     credit: float | None = None
-    #: a limit of the judge's simulation, established by the trusted stage (``check.JUDGE_LIMIT``):
-    #: the sample's judge limitation ``simulation``; a limit the harness reports from the
-    #: program's process stays a judge error (it could be forged)
+    #: a limit of the judge's, established by the trusted check (``check.JUDGE_LIMIT``: the
+    #: output's size as received, the circuit's size, nesting, ...): the sample's judge
+    #: limitation ``simulation``
     simulation_limit: bool = False
 
 
@@ -91,7 +90,8 @@ class QCoderJudge:
     secret: str = field(default_factory=lambda: secrets.token_hex(16), repr=False)
     #: stop checking at the first failing test (faster; tests_passed then counts up to it)
     first_failure: bool = False
-    #: limits of the trusted stage (reading, checking and simulating every circuit)
+    #: limits of the trusted check (reading, checking and simulating every circuit; its wall
+    #: clock waits while the program runs)
     check_timeout: float = 300.0
     check_memory_mb: int = 4096
     options: dict[str, Any] = field(default_factory=dict)
@@ -160,24 +160,20 @@ class QCoderJudge:
         mods, names = split_allowed(list(problem.allowed_imports))
         cfg = {"args": list(spec.args), "classical": spec.mode == "classical",
                "allowed_modules": mods, "allowed_names": names, "library_names": library_names(),
-               "max_output_bytes": MAX_OUTPUT_BYTES, "max_file_bytes": MAX_FILE_BYTES,
+               "max_case_bytes": check.MAX_CASE_BYTES,
                "banned_gates": list(problem.banned_gates),
                "cases": [{"args": {k: v for k, v in c["args"].items() if k in spec.args},
                           "oracles": public_oracles(spec, c, nonce)} for c in cases]}
-        ext = "json" if spec.mode == "classical" else "qpy"
-        outs = (harness.REPORT, harness.CHANNEL) + tuple(f"case_{i}.{ext}" for i in range(len(cases)))
-        if ext == "qpy":
-            outs += tuple(f"case_{i}.{kind}.json" for i in range(len(cases))
-                          for kind in ("circ", "skel"))
-        return [Job(job_source(harness, "main"), hash_seed=job_hash_seed(self.seed),
-                    id=f"qcoder:{problem.id}",
-                    files={harness.CANDIDATE: code, harness.CASES: json.dumps(cfg)},
-                    collect=outs, preload=PRELOAD,
-                    limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,
-                                  file_size_mb=MAX_FILE_MB))]
+        program = Job(job_source(harness, "main"), hash_seed=job_hash_seed(self.seed),
+                      id=f"qcoder:{problem.id}:program",
+                      files={harness.CANDIDATE: code, harness.CASES: json.dumps(cfg)},
+                      collect=(harness.REPORT, harness.CHANNEL), preload=PRELOAD,
+                      limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,
+                                    file_size_mb=MAX_FILE_MB))
+        return [self.check_job(problem, code, program)]
 
-    def check_job(self, problem: Any, code: str | None, todo: dict[int, str],
-                  files: dict[str, bytes]) -> Any:
+    def check_job(self, problem: Any, code: str | None, program: Any) -> Any:
+        """The trusted check, linked to the program's job ``program`` (its peer)."""
         from ...execution import Job, Limits
 
         cfg = {"problem": {"id": problem.id, "depth_limit": problem.depth_limit,
@@ -185,13 +181,14 @@ class QCoderJudge:
                            "query_limit_gate": problem.query_limit_gate,
                            "banned_gates": list(problem.banned_gates)},
                "seed": self.seed, "secret": self.secret, "nonce": self.nonce(problem, code),
-               "check": [[i, t] for i, t in todo.items()],
-               "first_failure": self.first_failure}
+               "first_failure": self.first_failure,
+               "max_case_bytes": check.MAX_CASE_BYTES, "max_kept_bytes": check.MAX_KEPT_BYTES}
         return Job(check.SOURCE, hash_seed=job_hash_seed(self.seed),
-                   id=f"qcoder-check:{problem.id}",
-                   files={check.CONFIG: json.dumps(cfg), **files}, collect=(check.OUTPUT,),
-                   preload=PRELOAD, trusted=True,
-                   limits=Limits(wall_time=self.check_timeout, memory_mb=self.check_memory_mb))
+                   id=f"qcoder:{problem.id}:check",
+                   files={check.CONFIG: json.dumps(cfg)}, collect=(check.OUTPUT,),
+                   preload=PRELOAD, trusted=True, peer=program,
+                   limits=Limits(wall_time=self.check_timeout, memory_mb=self.check_memory_mb,
+                                 file_size_mb=CHECK_FILE_MB))
 
     # ------------------------------------------------------------------ deciding
     def decide(self, problem: Any, code: str | None, results: list[Any]) -> Verdict | list[Any]:
@@ -200,8 +197,13 @@ class QCoderJudge:
     def _decide(self, problem: Any, code: str | None, results: list[Any]) -> Verdict | list[Any]:
         spec = self.spec(problem)
         cases = self.cases(problem)
-        r = results[0]
-        run = run_timings(results[:1])
+        checker, r = results[0], results[0].peer  # the trusted check, the program's job
+        if r is None:
+            return judge_error(self, problem.id, "the sandbox ran no program job beside the "
+                               f"check ({checker.status})")
+        # the check's wall clock spans the session (it waits for the program); CPU: both sides
+        run = {"wall_time": checker.wall_time or 0.0,
+               "cpu_time": run_timings([checker, r])["cpu_time"]}
         channel = _channel(r.files.get(harness.CHANNEL), r.stderr or "")
         read = read_result(r, harness.REPORT, MAX_REPORT_BYTES)
         report = read.value
@@ -233,13 +235,7 @@ class QCoderJudge:
             if isinstance(e, dict) and isinstance(e.get("i"), int) and 0 <= e["i"] < len(cases):
                 entries.setdefault(e["i"], e)
         ended = channel["ended"] or limit_status(r.status) is not None
-        todo = {i: check.data_file(i, spec.mode, entries[i].get("transport"))
-                for i in range(len(cases)) if ended and entries.get(i, {}).get("status") == "ok"
-                and check.data_file(i, spec.mode, entries[i].get("transport"))}
-        if len(results) == 1 and todo:
-            files = {f: r.files[f] for f in todo.values() if f in r.files}
-            return [self.check_job(problem, code, todo, files)]
-        checked, check_failure = ({}, None) if len(results) == 1 else _checked(results[1])
+        checked, check_failure = _checked(checker)
         results_by_case: list[tuple[dict, CaseResult]] = []
         tests = []
         for i, case in enumerate(cases):
@@ -248,37 +244,33 @@ class QCoderJudge:
                 status = limit_status(r.status) or "RE"
                 res = CaseResult(status, "not run (the program stopped earlier)"
                                  if status == "RE" else f"not run ({r.status})")
-            elif entry.get("status") == "limit":  # ours: never the program's failure
-                res = CaseResult("RE", "judge limit: " + str(entry.get("error"))[-3000:],
-                                 judge_error=True)
-            elif entry.get("status") != "ok":
+            elif entry.get("status") not in ("ok", "unsent"):
                 res = CaseResult(limit_status("error", memory_error=entry.get("memory") is True)
                                  or "RE", str(entry.get("error"))[-3000:])
             elif not ended:
                 res = CaseResult("RE", "the run ended without the harness's end marker (the "
                                  "program ended the process)")
-            elif i not in todo:
-                res = CaseResult("RE", f"unknown transport {str(entry.get('transport'))[:50]!r}")
             elif i in checked:
                 res = checked[i]
             elif check_failure and check_failure[0] == i:
                 res = CaseResult("RE", check_failure[1])
+            elif check_failure and check_failure[0] == -1:  # the check itself failed
+                res = CaseResult("RE", f"judge error: {check_failure[1]}", judge_error=True)
             else:
                 if self.first_failure and any(c.status != "AC" for _, c in results_by_case):
                     break
-                res = CaseResult("RE", "judge error: the trusted check did not report this test "
-                                 f"({check_failure[1] if check_failure else 'no result'})",
-                                 judge_error=True)
+                # the harness sends every output before it reports the test: what the check did
+                # not receive, the program kept from it (it wrote on the link, or closed it)
+                res = CaseResult("RE", "the output of this test did not reach the judge's check"
+                                 + (f" ({check_failure[1]})" if check_failure else ""))
             results_by_case.append((case, res))
             tests.append(TestResult(name=spec.case_name(case), passed=res.status == "AC",
                                     status=res.status, got=res.fidelity, message=res.message))
             if (res.status in ("RE", "TLE", "MLE") and not res.judge_error) or (
                     self.first_failure and res.status != "AC"):
                 break
-        verdict = self._compose(problem, spec, cases, results_by_case, tests, run_timings(results))
-        limited = any(e.get("status") == "limit" for e in entries.values())  # a judge limit
-        verdict.details.update(_mean_fidelity(spec, cases, checked, self.first_failure,
-                                              verdict, limited))
+        verdict = self._compose(problem, spec, cases, results_by_case, tests, run)
+        verdict.details.update(_mean_fidelity(spec, cases, checked, self.first_failure, verdict))
         return verdict
 
     def _compose(self, problem: Any, spec: Any, cases: list, outcomes: list, tests: list,
@@ -334,14 +326,14 @@ class QCoderJudge:
 
 
 def _mean_fidelity(spec: Any, cases: list, checked: dict[int, CaseResult], first_failure: bool,
-                   verdict: Verdict, limited: bool = False) -> dict[str, Any]:
+                   verdict: Verdict) -> dict[str, Any]:
     """The verdict's partial credit (docs/metrics/fidelity.md): the mean over all tests of each
     test's fidelity, 1 for an accepted test, 0 for a test that was not simulated (the program
     failed before: no circuit, RE, UGE, DLE, QLE, the trusted stage's limits)."""
     if spec.mode == "classical" or spec.predicate is not None:
         return {}  # no one target: _with_fidelity says so
     simulated = [i for i, c in checked.items() if c.status in ("AC", "WA") and c.credit is not None]
-    if verdict.judge_error or limited or any(c.judge_error for c in checked.values()):
+    if verdict.judge_error or any(c.judge_error for c in checked.values()):
         return {"mean_fidelity": None, "fidelity_source": "judge error", "fidelity_simulated": 0}
     if first_failure and verdict.status != "AC":
         return {"mean_fidelity": None, "fidelity_source": "first failure",
@@ -379,10 +371,14 @@ def _channel(data: bytes | None, stderr: str = "") -> dict[str, Any]:
 
 
 def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
-    """The trusted stage's per-case results, validated; and the case it died on, if any."""
+    """The trusted check's per-case results, validated; and what cut it short, if anything:
+    ``(the case it died on, why)``, ``(-1, why)`` for a failure of the check itself, ``(-2,
+    why)`` when the link from the program's job broke the protocol."""
     out: dict[int, CaseResult] = {}
-    started = None
+    started = protocol = None
     for d in read_result(r, check.OUTPUT, MAX_REPORT_BYTES, lines=True).value or []:
+        if isinstance(d, dict) and isinstance(d.get("protocol"), str):
+            protocol = d["protocol"][:1000]
         if not isinstance(d, dict) or not isinstance(d.get("i"), int):
             continue
         if d.get("started"):
@@ -405,6 +401,8 @@ def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
                             "(hostile or oversized output)")
     elif r.status != "ok":
         failure = (-1, f"trusted check {r.status}: {(r.stderr or '')[-500:]}")
+    elif protocol:
+        failure = (-2, protocol)
     return out, failure
 
 

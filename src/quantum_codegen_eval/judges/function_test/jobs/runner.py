@@ -2,7 +2,7 @@
 
 A job module: the judge ships it (with the codec) into the sandbox job that runs the completion
 with ``judges/_embed.job_source(runner, "main", program, entry_point)``, linked to the check's
-job: the calls come on stdin, the results go to stdout, frame by frame (see :mod:`.frames`),
+job: the calls come on stdin, the results go to stdout, frame by frame (see :mod:`judges.jobs.frames`),
 one call at a time in this one process, as upstream's test calls the program. It holds no test, no expected value and no verdict: whatever the program
 does in this process, it can only change the data it returns.
 """
@@ -13,9 +13,8 @@ import stat
 import sys
 from pathlib import Path
 
-from ...jobs import simulator_seeds, wire
+from ...jobs import frames, simulator_seeds, wire
 from ...jobs.memory import ran_out_of_memory
-from . import frames
 from .codec import CODEC
 from .task_values import program_function, with_classes
 

@@ -20,9 +20,8 @@ import re
 import sys
 from pathlib import Path
 
-from ...jobs import simulator_seeds, wire, wire_qiskit
+from ...jobs import frames, simulator_seeds, wire, wire_qiskit
 from ...jobs.memory import ran_out_of_memory
-from . import frames
 from .codec import CODEC
 from .task_values import with_classes
 
@@ -193,9 +192,18 @@ class Session:
         """The program's next turn: its files (written here), then the frame that ends it
         (``ends``: ``L`` or ``C``); ``None`` when the program ended first."""
         seen_files = False
+        bound = CODEC.limits.bytes + 1024
         while True:
             try:
-                got = frames.read(self.link_in, (b"F", ends), CODEC.limits.bytes + 1024)
+                head = frames.header(self.link_in, (b"F", ends))
+                if head is not None and head[1] > bound:
+                    # a value over what the transport reads: received and counted here, so the
+                    # size is this process's measure, not the program's word
+                    frames.skip(self.link_in, head[1])
+                    raise ProxyFailure("limit", f"value of {head[1]:,} bytes encoded, over the "
+                                       f"{bound:,} the judge's transport reads (received and "
+                                       "counted by the check)", index)
+                got = None if head is None else (head[0], frames.payload(self.link_in, head[1]))
             except ValueError as exc:
                 raise ProxyFailure("payload", f"malformed output: {exc}", index) from None
             except OSError:

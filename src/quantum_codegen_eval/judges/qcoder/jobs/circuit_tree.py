@@ -59,19 +59,3 @@ def _modifier(m):
     if k == "PowerModifier":
         return ["pow", float(m.power)]
     return [k]
-
-
-def skeleton(tree, standard):
-    """``tree`` without the gates named in ``standard`` (and without custom gates emptied by
-    that): what the checker needs to refuse a banned gate or block when the whole tree is over
-    the judge's size limits."""
-    ops = []
-    for op, qubits in tree["ops"]:
-        if op["cls"] in standard and "def" not in op and "base" not in op:
-            continue
-        if "def" in op:
-            op = dict(op, **{"def": skeleton(op["def"], standard)})
-            if not op["def"]["ops"]:
-                continue
-        ops.append([op, qubits])
-    return dict(tree, ops=ops)

@@ -3,9 +3,11 @@
 
 It imports nothing of the judge: it gets the candidate (``candidate.py``), the case arguments
 and the oracles' *public* descriptions (a gate name, a width, a parameter count) in
-``qcoder_cases.json``, and writes data only: ``case_<i>.qpy`` (or ``.json`` for classical
-problems, ``.circ.json`` when QPY cannot carry the circuit, ``.skel.json`` past the size limits),
-``report.json`` and the UME channel ``ume.log``.
+``qcoder_cases.json``, and writes data only. Each test's output goes on the link to the trusted
+check (its stdout; the job is the check's peer, ``judges/jobs/frames.py``): QPY, the JSON
+circuit tree when QPY cannot carry the circuit or is over what the check keeps, or a classical
+answer's JSON; whatever its size (the check counts what it receives). ``report.json`` and the
+UME channel ``ume.log`` are its files. The program's own stdout goes to ``/dev/null``.
 
 The UME guard (see docs/benchmarks/qcoder.md, "UME at run time"):
 
@@ -253,10 +255,6 @@ def import_guard(emit, module_ok, getframe, real_import, allowed_names, lib_name
     return guard
 
 
-class JudgeLimit(Exception):
-    """A limit of the judge's, not the program's fault."""
-
-
 def main():
     """Load the candidate under the guard, run ``solve`` on every case, write what it returned."""
     import _thread
@@ -275,10 +273,11 @@ def main():
     from qiskit import QuantumCircuit, qpy
     from qiskit.circuit import Gate
 
+    from ...jobs import frames
     from ...jobs.memory import ran_out_of_memory
     from . import circuit_tree
 
-    enc_circ, skeleton, judge_limit = circuit_tree.enc_circ, circuit_tree.skeleton, JudgeLimit
+    enc_circ, pack = circuit_tree.enc_circ, frames.pack
     with open(CASES) as fh:
         cfg = json.load(fh)
     with open(CANDIDATE, encoding="utf-8") as fh:
@@ -290,6 +289,11 @@ def main():
     ident = (os.fstat(chan).st_dev, os.fstat(chan).st_ino)
     allowed = tuple(cfg["allowed_modules"])
 
+    # the link to the trusted check is stdout; the program's prints go nowhere
+    link = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
     err = os.dup(2)  # the stderr pipe: the sandbox reads it, the program cannot unwrite it
     err_ident = (os.fstat(err).st_dev, os.fstat(err).st_ino)
 
@@ -340,25 +344,17 @@ def main():
             return body
         return build if desc["factory"] else build()
 
-    standard = frozenset(cfg["library_names"]) - frozenset(cfg["banned_gates"])
-    budget = [cfg["max_output_bytes"]]
+    # what send() writes with, bound before the load (a program that patches this module's
+    # globals changes nothing; one that writes on the link itself only sends data the check
+    # decodes, as if it had returned it)
+    write_, len_, max_case = os.write, len, cfg["max_case_bytes"]
 
-    # what put() enforces the limits with, bound before the load: a program that patches this
-    # module's globals or builtins cannot lift them (the evaluator holds what is written)
-    len_, min_, open_, bytes_, max_file = len, min, open, bytes, cfg["max_file_bytes"]
-
-    def put(name, data):
-        """Write one output within the judge's limits: per file, and for all tests together
-        (the evaluator holds them)."""
-        data = bytes_(data)
-        size = len_(data)
-        if size > max_file or size > budget[0]:
-            raise judge_limit(f"the output of this test ({size} bytes) exceeds the judge's "
-                              f"limits ({max_file >> 20} MB per test, "
-                              f"{cfg['max_output_bytes'] >> 20} MB for all tests together)")
-        budget[0] -= size
-        with open_(name, "wb") as fh:
-            fh.write(data)
+    def send(i, transport, data):
+        """Test ``i``'s output to the check: ``H`` (the test, the transport), then ``D``."""
+        head = json.dumps({"i": i, "transport": transport}).encode()
+        view = memoryview(pack(b"H", head) + pack(b"D", data))
+        while len_(view):
+            view = view[write_(link, view):]
 
     def dump(i, out):
         buf = io.BytesIO()
@@ -380,28 +376,15 @@ def main():
                 readable = enc_circ(back, 0) == enc_circ(out, 0)
             except ValueError:
                 pass  # nested deeper than the tree carries: QPY read it back, QPY it is
-        room = min_(max_file, budget[0])
-        if readable and len_(data) <= room:
-            put(f"case_{i}.qpy", data)
+        if readable and len_(data) <= max_case:
+            send(i, "qpy", data)
             return "qpy"
-        # QPY cannot carry it, or it is over the judge's size limits (a 10-qubit UnitaryGate is
+        # QPY cannot carry it, or it is over what the check keeps (a 10-qubit UnitaryGate is
         # 16 MB of QPY): the tree (a block travels as its class name only, which is all the
-        # checker needs to refuse it)
-        tree = enc_circ(out, 0)
-        data = json.dumps(tree).encode()
-        if len_(data) <= room:
-            put(f"case_{i}.circ.json", data)
-            return "json"
-        # still over: what can be checked without the standard gates (the blocks and
-        # non-gates, the banned gate); the trusted stage decides UGE from it, or names the limit
-        data = json.dumps(skeleton(tree, standard)).encode()
-        if len_(data) <= room:
-            put(f"case_{i}.skel.json", data)
-            return "skeleton"
-        raise judge_limit(f"the circuit of this test exceeds the judge's output limits "
-                          f"({cfg['max_file_bytes'] >> 20} MB per test, "
-                          f"{cfg['max_output_bytes'] >> 20} MB for all tests together) even "
-                          "without its standard gates")
+        # checker needs to refuse it); a tree over the bound too is sent all the same, the
+        # check counts it and names its own limit
+        send(i, "json", json.dumps(enc_circ(out, 0)).encode())
+        return "json"
 
     np_ints = frozenset(t for t in set(numpy.sctypeDict.values())
                         if issubclass(t, numpy.integer))
@@ -469,12 +452,16 @@ def main():
                 entry["seconds"] = time.perf_counter() - t0
             if cfg["classical"]:
                 try:
-                    put(f"case_{i}.json", json.dumps(plain(out)).encode())
+                    data = json.dumps(plain(out)).encode()
                 except (TypeError, ValueError, RecursionError) as exc:
                     entry.update(status="RE", error=f"the returned value is not a list/int: {exc}")
                     break
-                except judge_limit as exc:
-                    entry.update(status="limit", error=str(exc))
+                try:
+                    send(i, "json", data)
+                except OSError as exc:  # the check stopped reading (it ended)
+                    entry.update(status="unsent", error=repr(exc))
+                    break
+                entry["transport"] = "json"
                 write_report()
                 continue
             if not isinstance(out, QuantumCircuit):
@@ -483,10 +470,9 @@ def main():
                 break
             try:
                 entry["transport"] = dump(i, out)
-            except judge_limit as exc:
-                entry.update(status="limit", error=str(exc))
-                write_report()
-                continue
+            except OSError as exc:  # the check stopped reading (it ended)
+                entry.update(status="unsent", error=repr(exc))
+                break
             except BaseException as exc:
                 entry.update(status="RE", error=f"the circuit cannot be serialised (QPY): {exc!r}",
                              memory=ran_out_of_memory(exc))
@@ -497,6 +483,7 @@ def main():
         run()
     finally:
         builtins.__import__ = real_import
+        os.close(link)  # the check reads the end of the link
         write_report()
         emit("END")
         os.close(chan)
