@@ -197,8 +197,9 @@ r, w = os.pipe()
 pid = os.fork()
 if pid == 0:
     os.setsid()
+    parent = os.getpid()  # (``pid`` is 0 here)
     if os.fork() == 0:
-        while os.getppid() == pid:  # until its parent has exited
+        while os.getppid() == parent:  # until its parent has exited
             time.sleep(0.001)
         os.write(w, str(os.getppid()).encode())
         os._exit(0)

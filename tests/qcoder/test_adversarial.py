@@ -379,3 +379,19 @@ def test_a_failing_trusted_stage_is_a_judge_error(qsandbox, qcoder_records):
     check = run_check(qsandbox, judge, rec, A1, link({0: qpy_bytes(qc)}))
     v = judge.decide(rec, A1, [session(check, program_result(1))])
     assert v.status == "RE" and v.details.get("judge_error"), (v.status, v.message)
+
+
+READS_THE_LINK_BACK = H + ("def solve():\n    back = open(0, 'rb').read()\n"
+                           "    qc = QuantumCircuit(1)\n    qc.h(0)\n    if back:\n"
+                           "        qc.x(0)\n    return qc\n")
+
+
+def test_the_link_back_from_the_check_carries_nothing(qsandbox, qcoder_records):
+    """The program's stdin is the check's stdout: the check closes it first thing, so the
+    program reads end-of-file at once (nothing of the hidden side, and no wait for the check,
+    which waits for the program: a read that blocked was a TLE)."""
+    from quantum_codegen_eval.judges.base import judge_many
+
+    (v,) = judge_many(QCoderJudge(timeout=20), [(qcoder_records["QPC001_A1"],
+                                                 READS_THE_LINK_BACK)], qsandbox)
+    assert v.status == "AC", (v.status, v.message)
