@@ -5,8 +5,8 @@
 Without ``--source`` the upstream repository comes through the package's download cache
 (``$QCE_GITHUB_URL``, e.g. ``file://$PWD/../shared/upstream/github``).
 
-Prints problems/second, the sandbox and check time (the trusted check is a second sandbox job
-per problem), CPU time of the judge process and of the sandbox jobs, and the slowest problems. Target: the whole
+Prints problems/second, the program's and the check's time (one session per problem: the
+trusted check linked to the program's job), CPU time of the judge process and of the sandbox jobs, and the slowest problems. Target: the whole
 suite in under 60 s. ``--wrong`` also judges every wrong solution (all must be non-AC).
 """
 

@@ -69,6 +69,40 @@ def _prctl(option, arg2=0):
         raise OSError(err, f"prctl({option}): {os.strerror(err)}")
 
 
+MADV_HUGEPAGE, MADV_COLLAPSE = 14, 25
+HUGE = 1 << 21
+
+
+def collapse_huge_pages():
+    """Back the zygote's anonymous memory (the preloaded frameworks' objects) with 2 MB pages
+    where the kernel can (Linux >= 6.1, transparent huge pages not ``never``): a fork then
+    copies one entry per 2 MB instead of 512, and the job's exit tears down as few; a page the
+    job writes is split and copied 4 KB at a time, as before. Returns the MB collapsed; 0
+    where it is not available (nothing else changes)."""
+    libc = _c()
+    libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    done = 0
+    try:
+        with open("/proc/self/maps") as f:
+            maps = f.read().splitlines()
+    except OSError:
+        return 0
+    for line in maps:
+        parts = line.split()
+        if len(parts) < 5 or not parts[1].startswith("rw") or (
+                len(parts) > 5 and parts[5] != "[heap]"):
+            continue  # private anonymous memory only (no file, no stack)
+        lo, hi = (int(x, 16) for x in parts[0].split("-"))
+        start, end = (lo + HUGE - 1) & ~(HUGE - 1), hi & ~(HUGE - 1)
+        if end - start < HUGE:
+            continue
+        if libc.madvise(start, end - start, MADV_HUGEPAGE) != 0:
+            return done >> 20  # not supported here
+        if libc.madvise(start, end - start, MADV_COLLAPSE) == 0:
+            done += end - start
+    return done >> 20
+
+
 def _keyctl(op, *args):
     nr = SYS_KEYCTL.get(os.uname().machine)
     if nr is None:
@@ -902,6 +936,7 @@ def zygote(control_fd, config):
         net = unshare_network()
     gc.collect()
     gc.freeze()  # the children's collector then leaves the pre-imported objects (and pages) alone
+    huge = collapse_huge_pages() if config.get("huge_pages", True) else 0
     try:
         _prctl(PR_SET_CHILD_SUBREAPER, 1)
     except OSError:
@@ -909,6 +944,7 @@ def zygote(control_fd, config):
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     info = {"preloaded": preloaded, "failed": failed, "net": net, "plugins": plugins,
+            "huge_pages_mb": huge,
             "filesystem": "private" if _FS_PLAN is not None else "host",
             "python": sys.version.split()[0]}
     _serve(sock, info)

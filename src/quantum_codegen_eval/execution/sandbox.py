@@ -701,7 +701,9 @@ class Sandbox:
     starts a fresh interpreter per job instead of forking. ``hash_seed``: every job's
     ``PYTHONHASHSEED`` and the seed of its ``random`` and NumPy global generators (a job's
     own ``hash_seed`` wins), so set order and unseeded draws are the same in every worker and
-    every run; a judge passes its run's seed. Other keywords override
+    every run; a judge passes its run's seed. ``huge_pages``: the workers back their memory
+    with 2 MB pages where the kernel can (cheaper forks; nothing a job sees changes; see
+    docs/sandbox.md). Other keywords override
     :class:`Limits` fields. As root every job gets a private filesystem view (docs/sandbox.md).
     """
 
@@ -709,7 +711,7 @@ class Sandbox:
                  python: str | None = None, preload: Iterable[str] | None = DEFAULT_PRELOAD,
                  user: str | int | None = "auto", network: bool = False, fresh: bool = False,
                  env: dict[str, str] | None = None, disk_mb: int = 1024, hash_seed: int = 0,
-                 **limit_overrides: Any):
+                 huge_pages: bool = True, **limit_overrides: Any):
         self.limits = replace(Limits(), **limit_overrides)
         self.disk_mb = int(disk_mb)
         self.workers = max(1, workers or os.cpu_count() or 1)
@@ -721,7 +723,8 @@ class Sandbox:
         self.network = network
         self.fresh = fresh
         self.hash_seed = _check_hash_seed(hash_seed)
-        self._config = {"hash_seed": self.hash_seed, "python": python, "preload": self.preload, "user": user,
+        self.huge_pages = bool(huge_pages)
+        self._config = {"hash_seed": self.hash_seed, "huge_pages": self.huge_pages, "python": python, "preload": self.preload, "user": user,
                         "network": network, "fresh": fresh, "workers": workers,
                         "env": self.env, "disk_mb": disk_mb, **limit_overrides}
         _sweep_stale_mounts()
@@ -834,6 +837,7 @@ class Sandbox:
                 info["filesystem"] = z.info.get("filesystem")
                 info["preloaded"] = z.info.get("preloaded")
                 info["preload_failed"] = z.info.get("failed")
+                info["huge_pages_mb"] = z.info.get("huge_pages_mb", 0)
         return info
 
     # ------------------------------------------------------------------ internals
@@ -956,9 +960,11 @@ class Sandbox:
         return path
 
     def _fs_config(self) -> dict[str, Any]:
-        """Private mount namespaces need root; this package's files are what they hide."""
+        """The zygote's set-up besides its preloads: private mount namespaces need root; this
+        package's files are what they hide; its memory in 2 MB pages where the kernel can."""
         return {"isolate_fs": os.geteuid() == 0, "hide_packages": [_PACKAGE],
-                "hide_paths": [_PACKAGE_DIR], "jobs_dir": self._base}
+                "hide_paths": [_PACKAGE_DIR], "jobs_dir": self._base,
+                "huge_pages": self.huge_pages}
 
 
 def _guarded(run: Any, job: Job, *args: Any) -> RunResult:
