@@ -1,9 +1,9 @@
 """The QCoder judge (package): one room per job, imported one way only.
 
-``static`` (the UME rule) and ``harness`` (the untrusted stage's source text) know
-nothing of the specs; ``simulate`` and ``compare`` are the trusted maths; ``specs`` (one module
-per contest) import those two; ``oracles`` and ``check`` (the trusted stage) import specs at
-run time; ``judge`` plans the stages and reads their bounded results.
+``static`` (the UME rule) and ``harness`` (the program's job's source text) know nothing of
+the specs; ``simulate`` and ``compare`` are the trusted maths; ``specs`` (one module per contest)
+import those two; ``oracles`` and ``check`` (the trusted check, linked to the program's job)
+import specs at run time; ``judge`` plans the session and reads its bounded results.
 """
 
 from .compare import TOL, compare_vectors

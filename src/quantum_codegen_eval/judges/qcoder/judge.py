@@ -86,7 +86,7 @@ class QCoderJudge:
     memory_mb: int = 4096
     seed: int = 0
     #: mixed into the draw of hidden values (marked items, hidden circuits): never sent to the
-    #: untrusted stage; random per judge unless given (give one to repeat a run exactly)
+    #: program's job; random per judge unless given (give one to repeat a run exactly)
     secret: str = field(default_factory=lambda: secrets.token_hex(16), repr=False)
     #: stop checking at the first failing test (faster; tests_passed then counts up to it)
     first_failure: bool = False
