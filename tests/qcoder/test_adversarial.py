@@ -253,13 +253,32 @@ def test_report_claiming_success_without_output(qsandbox, qcoder_records):
     (frames.pack(b"H", b'{"i": 0, "transport": "skeleton"}') + frames.pack(b"D", b"{}"),
      "unknown transport"),
     (frames.pack(b"H", b'{"i": true, "transport": "qpy"}'), "test header for test True"),
+    (link({0: b"QISKIT"}) + link({0: b"QISKIT"}), "test header for test 0"),
+], ids=["garbage", "unknown-transport", "bool-index", "twice"])
+def test_a_frame_the_harness_never_sends_is_the_programs_re(qsandbox, qcoder_records, sent, why):
+    """Frames the program wrote on the link itself: the check decodes them with exact types and
+    stops; as for the UME channel, interfering never helps: the sample is the program's RE,
+    whatever reached the check before (here a correct circuit for test 0: the first of two)."""
+    from qiskit import QuantumCircuit
+
+    rec = qcoder_records["QPC001_A1"]
+    judge = QCoderJudge()
+    good = QuantumCircuit(1)
+    good.h(0)
+    check = run_check(qsandbox, judge, rec, A1, link({0: qpy_bytes(good)}) + sent)
+    v = judge.decide(rec, A1, [session(check, program_result(1))])
+    assert v.status == "RE" and not v.judge_error, (v.status, v.message)
+    assert "wrote on the judge's link" in v.message and why in v.message, v.message
+
+
+@pytest.mark.parametrize("sent,why", [
     (frames.pack(b"H", b'{"i": 0, "transport": "qpy"}'), "without its output"),
     (frames.pack(b"H", b'{"i": 0, "transport": "qpy"}') + frames.HEADER.pack(b"D", 1 << 20)
      + b"x" * 100, "truncated frame payload"),
-], ids=["garbage", "unknown-transport", "bool-index", "no-output", "cut-short"])
-def test_what_the_harness_never_sends_is_the_programs_re(qsandbox, qcoder_records, sent, why):
-    """Frames the program wrote on the link itself: the check decodes them with exact types and
-    stops; the test whose output did not arrive is the program's RE, never a judge error."""
+], ids=["no-output", "cut-short"])
+def test_a_link_cut_short_is_the_tests_re(qsandbox, qcoder_records, sent, why):
+    """The program's job ended in the middle of a test's frames (killed at its limits): that
+    test's output did not reach the check, the program's RE for it, never a judge error."""
     rec = qcoder_records["QPC001_A1"]
     judge = QCoderJudge()
     check = run_check(qsandbox, judge, rec, A1, sent)

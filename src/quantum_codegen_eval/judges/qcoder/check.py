@@ -78,11 +78,11 @@ def receive(stream: Any, n_cases: int, classical: bool, max_case: int = MAX_CASE
             except (ValueError, RecursionError):
                 raise ValueError("a test header that is not JSON") from None
             i, transport = (d.get("i"), d.get("transport")) if type(d) is dict else (None, None)
-            if type(i) is not int or not 0 <= i < n_cases or i in got:
-                raise ValueError(f"a test header for test {str(i)[:20]}")
             if type(transport) is not str or transport not in (
                     ("json",) if classical else TRANSPORTS):
                 raise ValueError(f"an unknown transport {str(transport)[:20]!r}")
+            if type(i) is not int or not 0 <= i < n_cases or i in got:
+                raise ValueError(f"a test header for test {str(i)[:20]}")
             data = frames.header(stream, (b"D",))
             if data is None:
                 raise ValueError(f"test {i}: a header without its output")
@@ -99,6 +99,12 @@ def receive(stream: Any, n_cases: int, classical: bool, max_case: int = MAX_CASE
     except ValueError as exc:
         return got, f"the link from the program's job broke the harness's protocol: {exc}"
     return got, None
+
+
+def tampered(why: str | None) -> bool:
+    """``receive``'s reason is a frame the harness never writes (the program wrote on the link),
+    not a link cut short (the program's job ended mid-frame: killed at its limits)."""
+    return why is not None and "truncated frame" not in why and "without its output" not in why
 
 
 def over_limits(r: Received, max_case: int = MAX_CASE_BYTES,
@@ -306,7 +312,8 @@ def main() -> None:
     received, broken = receive(sys.stdin.buffer, len(cases), spec.mode == "classical", *bounds)
     with open(OUTPUT, "w", encoding="utf-8") as out:
         if broken:
-            out.write(json.dumps({"protocol": broken[:1000]}) + "\n")
+            out.write(json.dumps({"protocol": broken[:1000], "tampered": tampered(broken)})
+                      + "\n")
         for i in sorted(received):
             r = received[i]
             out.write(json.dumps({"i": i, "started": True}) + "\n")

@@ -236,6 +236,12 @@ class QCoderJudge:
                 entries.setdefault(e["i"], e)
         ended = channel["ended"] or limit_status(r.status) is not None
         checked, check_failure = _checked(checker)
+        if check_failure and check_failure[0] == LINK_TAMPERED:
+            # as for the UME channel: interfering never helps, whatever reached the check
+            return make_verdict(self, problem.id, "RE", "the program wrote on the judge's link "
+                                "to the check: " + check_failure[1], timings=run,
+                                details={"report": _report(runtime_error=True)},
+                                evidence=Evidence(broke_contract=True))
         results_by_case: list[tuple[dict, CaseResult]] = []
         tests = []
         for i, case in enumerate(cases):
@@ -370,15 +376,21 @@ def _channel(data: bytes | None, stderr: str = "") -> dict[str, Any]:
             "ended": bool(lines) and lines[-1] == "END"}
 
 
+#: ``_checked``'s failure for "the program wrote on the link" (a frame the harness never writes)
+LINK_TAMPERED = -3
+
+
 def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
     """The trusted check's per-case results, validated; and what cut it short, if anything:
     ``(the case it died on, why)``, ``(-1, why)`` for a failure of the check itself, ``(-2,
-    why)`` when the link from the program's job broke the protocol."""
+    why)`` for a link cut short (the program's job ended mid-frame), ``(LINK_TAMPERED, why)``
+    for a frame the harness never writes."""
     out: dict[int, CaseResult] = {}
     started = protocol = None
+    tampered = False
     for d in read_result(r, check.OUTPUT, MAX_REPORT_BYTES, lines=True).value or []:
         if isinstance(d, dict) and isinstance(d.get("protocol"), str):
-            protocol = d["protocol"][:1000]
+            protocol, tampered = d["protocol"][:1000], d.get("tampered") is True
         if not isinstance(d, dict) or not isinstance(d.get("i"), int):
             continue
         if d.get("started"):
@@ -402,7 +414,7 @@ def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
     elif r.status != "ok":
         failure = (-1, f"trusted check {r.status}: {(r.stderr or '')[-500:]}")
     elif protocol:
-        failure = (-2, protocol)
+        failure = (LINK_TAMPERED if tampered else -2, protocol)
     return out, failure
 
 
