@@ -259,8 +259,7 @@ def test_corrupted_payloads_raise_only_wire_errors():
 
 
 @pytest.mark.parametrize("text", [
-    "[" * 100_000 + "]" * 100_000, '{"$": "int", "x": "' + "f" * (wire.LIMITS.int_digits + 1) + '"}',
-'"' + "x" * (wire.LIMITS.string + 1) + '"',
+    "[" * 100_000 + "]" * 100_000,
     json.dumps({"$": "objarray", "shape": [2**40, 2**40], "v": []}),
     json.dumps({"$": "graph", "root": {"$": "ref", "i": 0}, "nodes": [["tuple", [{"$": "ref",
                                                                                    "i": 0}]]]}),
@@ -274,17 +273,22 @@ def test_loads_bounds_every_claim(text):
             HUMANEVAL.loads(text)
 
 
-def test_items_over_the_bound_are_a_limit_of_the_judge():
-    """Items counted on what was received are really there: past the bound a limit of the
-    judge's (``TransportLimit``: a judge limitation where the judge reports one), not a
-    malformed value; QHack's payload decoding keeps its one error."""
+def test_real_data_over_the_bounds_is_a_limit_of_the_judge():
+    """Items, string characters, integer digits and nesting counted on what was received and
+    parsed are really there: past the bound a limit of the judge's (``TransportLimit``: a judge
+    limitation where the judge reports one), not a malformed value; QHack's payload decoding
+    keeps its one error."""
     from quantum_codegen_eval.judges.qhack.jobs import payload
 
-    text = "[" + "0," * wire.LIMITS.items + "0]"
-    with pytest.raises(wire.TransportLimit, match="items"):
-        HUMANEVAL.loads(text)
-    with pytest.raises(payload.PayloadError):
-        payload.decode(json.loads(text))
+    for text, what in (("[" + "0," * wire.LIMITS.items + "0]", "items"),
+                       ('"' + "x" * (wire.LIMITS.string + 1) + '"', "characters"),
+                       ('{"$": "int", "x": "' + "f" * (wire.LIMITS.int_digits + 1) + '"}',
+                        "hexadecimal digits"),
+                       ("[" * (wire.LIMITS.depth + 2) + "]" * (wire.LIMITS.depth + 2), "nested")):
+        with pytest.raises(wire.TransportLimit, match=what):
+            HUMANEVAL.loads(text)
+        with pytest.raises(payload.PayloadError):
+            payload.decode(json.loads(text))
 
 
 def test_forged_sizes_cost_no_memory():

@@ -360,14 +360,15 @@ class Decoder:
                                  "in all")
 
     def dec(self, data: Any, depth: int) -> Any:
-        if depth > self.limits.depth:
-            raise WireError(f"nested deeper than {self.limits.depth}")
+        if depth > self.limits.depth:  # parsed: the nesting is really there
+            raise TransportLimit(f"value nested deeper than {self.limits.depth}")
         self.item()
         if data is None or type(data) in (bool, int, float):
             return data
         if type(data) is str:
             if len(data) > self.limits.string:
-                raise WireError("string over the limit")
+                raise TransportLimit(f"string of {len(data)} characters, over the "
+                                     f"{self.limits.string} the judge's transport reads")
             return data
         if type(data) is list:
             return [self.dec(v, depth + 1) for v in data]
@@ -406,8 +407,11 @@ def hashable(items: list, kind: str) -> Any:
 
 def _int(data: dict, d: Decoder, depth: int) -> int:
     text = data.get("x")
-    if not isinstance(text, str) or len(text) > d.limits.int_digits:
+    if not isinstance(text, str):
         raise WireError("int: expected a bounded hexadecimal string")
+    if len(text) > d.limits.int_digits:
+        raise TransportLimit(f"integer of {len(text)} hexadecimal digits, over the "
+                             f"{d.limits.int_digits} the judge's transport reads")
     try:
         return int(text, 16)
     except ValueError:
