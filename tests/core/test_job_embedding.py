@@ -70,3 +70,45 @@ def test_a_cycle_is_refused(jobpkg, tmp_path):
     (jobs / "b.py").write_text("from . import a\n")
     with pytest.raises(ImportError, match="cycle"):
         _embed.needed("qce_jobpkg.jobs.a")
+
+
+def test_the_prelude_installs_the_job_modules_in_the_worker(jobpkg, tmp_path):
+    """With ``Job.prelude`` the worker installs the modules once; the job's script finds them
+    installed from the same source and keeps them (imported in another process: the worker)."""
+    from quantum_codegen_eval.execution import Job, Sandbox
+
+    (tmp_path / "src" / "qce_jobpkg" / "jobs" / "where.py").write_text(textwrap.dedent("""
+        import os
+        from . import codec
+        IMPORTED_BY = os.getpid()
+        def main():
+            print(IMPORTED_BY != os.getpid(), codec.SCALE)
+    """))
+    import qce_jobpkg.jobs.where as entry
+
+    script = _embed.job_source(entry, "main")
+    with Sandbox(workers=1, preload=(), wall_time=10) as sb:
+        plain = sb.run_job(Job(script))
+        first = sb.run_job(Job(script, prelude=_embed.prelude(entry)))
+        again = sb.run_job(Job(script))  # the worker keeps them for later jobs
+    assert (plain.stdout, first.stdout, again.stdout) == ("False 3\n", "True 3\n", "True 3\n")
+
+
+def test_install_keeps_what_has_the_same_source_up_to_the_first_change(monkeypatch):
+    from quantum_codegen_eval.judges import _bootstrap
+
+    for name in [m for m in sys.modules if m.startswith("qce_bootdemo")]:
+        monkeypatch.delitem(sys.modules, name)
+    a, b = ("qce_bootdemo.a", "X = [1]\n"), ("qce_bootdemo.b", "from . import a\nY = a.X\n")
+    try:
+        _bootstrap._install([a, b])
+        first = sys.modules["qce_bootdemo.a"], sys.modules["qce_bootdemo.b"]
+        _bootstrap._install([a, b])
+        assert (sys.modules["qce_bootdemo.a"], sys.modules["qce_bootdemo.b"]) == first
+        _bootstrap._install([(a[0], "X = [2]\n"), b])  # b depends on a: both anew
+        assert sys.modules["qce_bootdemo.a"] is not first[0]
+        assert sys.modules["qce_bootdemo.b"] is not first[1]
+        assert sys.modules["qce_bootdemo.b"].Y == [2]
+    finally:
+        for name in [m for m in sys.modules if m.startswith("qce_bootdemo")]:
+            del sys.modules[name]

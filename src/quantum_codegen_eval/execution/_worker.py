@@ -885,24 +885,21 @@ def _keep_stdlib_exits():
             atexit.register(func, *args, **kwargs)
 
 
-#: how many texts a zygote keeps compiled (``Job.precompile``)
-MAX_PRECOMPILED = 64
+#: how many preludes a zygote runs (``Job.prelude``)
+MAX_PRELUDES = 8
 
 
-def _precompile(texts):
-    """Compile the job's ``[file name, source]`` texts (the host's, never a program's) into the
-    cache every later child inherits: ``sys.modules["_qce_precompiled"].code``."""
-    cache = sys.modules.get("_qce_precompiled")
-    if cache is None:
-        cache = sys.modules["_qce_precompiled"] = types.ModuleType("_qce_precompiled")
-        cache.code = {}
-    for name, source in texts:
-        if len(cache.code) >= MAX_PRECOMPILED:
-            break
-        try:
-            cache.code[(name, source)] = compile(source, name, "exec", dont_inherit=True)
-        except BaseException:  # the job compiles it itself and reports what fails
-            pass
+def _run_prelude(text):
+    """Run a job's prelude (the host's code, never a program's) here, in a namespace of its
+    own, before forking: every later child inherits what it left. A failing one is ignored
+    (the job does without it); the objects it made join the ones the children's collector
+    leaves alone."""
+    try:
+        exec(compile(text, "<prelude>", "exec", dont_inherit=True), {"__name__": "__prelude__"})
+    except BaseException:
+        pass
+    gc.collect()
+    gc.freeze()
 
 
 def zygote(control_fd, config):
@@ -956,7 +953,7 @@ def _ready(sock, info):
 
 def _clone(sock, fd, info):
     """Fork a zygote of our own kind serving on ``fd`` (the host's new socket pair's end): it
-    inherits the preloads, the precompiled cache, the filesystem plan and the network namespace
+    inherits the preloads, the preludes it ran, the filesystem plan and the network namespace
     (our pages, copy-on-write). Its pid goes into ``_CLONES``: our cleanup leaves it alone."""
     pid = os.fork()
     if pid == 0:
@@ -1021,7 +1018,8 @@ def _serve(sock, info):
             except OSError as e:
                 send_msg(sock, {"cloned": None, "error": f"{type(e).__name__}: {e}"})
             continue
-        _precompile(spec.get("precompile") or ())
+        if spec.get("prelude"):
+            _run_prelude(spec["prelude"])
         pid = os.fork()
         if pid == 0:
             try:

@@ -115,12 +115,12 @@ class _Zygote:
         self.pid = self.proc.pid
         self.pidfd: int | None = None  # a clone's (it has no Popen: another zygote is its parent)
         self.clones: list[_Zygote] = []  # the zygotes cloned from this one
-        self.compiled: set[tuple[str, str]] = set()  # the texts it precompiled (``Job``)
+        self.preludes: set[str] = set()  # the ``Job.prelude`` texts it ran
 
     @classmethod
     def clone(cls, source: _Zygote) -> _Zygote:
         """A zygote forked from ``source`` (idle: none of its jobs runs), serving on a socket pair
-        of its own: the same preloads, precompiled texts, filesystem plan and network namespace,
+        of its own: the same preloads, preludes, filesystem plan and network namespace,
         sharing ``source``'s pages copy-on-write, with no start-up of its own. It is
         ``source``'s child (``source`` reaps it), in a session of its own."""
         z = cls.__new__(cls)
@@ -149,7 +149,7 @@ class _Zygote:
         except BaseException:
             z.close()
             raise
-        z.compiled = set(source.compiled)  # its cache is a copy of the source's
+        z.preludes = set(source.preludes)  # what they left is in its copy of the pages
         source.clones = [c for c in source.clones if c.alive] + [z]
         return z
 
@@ -213,11 +213,9 @@ class _Slot:
     def uid(self) -> int | None:
         return None if self.lease is None else self.lease.uid
 
-    def zygote(self, python: str, preload: tuple[str, ...], hash_seed: int = 0,
-               source: _Slot | None = None) -> _Zygote:
-        """This slot's zygote for the key, started if it has none (alive). ``source``: a slot
-        held by the caller, whose zygotes are idle: a missing zygote is cloned from its zygote
-        of the same key if it has a live one (started afresh if it has none or cloning fails)."""
+    def zygote(self, python: str, preload: tuple[str, ...], hash_seed: int = 0) -> _Zygote:
+        """This slot's zygote for the key, made if it has none (alive): a clone of the
+        sandbox's template zygote of the key (:meth:`Sandbox._clone_template`)."""
         key = (python, preload, hash_seed)
         z = self.zygotes.get(key)
         if z is not None and not z.alive:
@@ -230,32 +228,7 @@ class _Slot:
                 self.zygotes.pop(old_key).close()
             if self.lease is not None and self.lease.exclusive:
                 _kill_uid(self.lease.uid)  # whatever a dead predecessor left running
-            parent = None if source is None else source.zygotes.get(key)
-            if parent is not None and parent.alive:
-                try:
-                    z = _Zygote.clone(parent)
-                except Exception:  # an optimisation only: start afresh
-                    z = None
-                    # its socket may be out of step now (a reply still to come): start it anew
-                    # for its next job too
-                    source.zygotes.pop(key, None)
-                    parent.close()
-            if z is not None:
-                self.zygotes[key] = z
-                return z
-            z = _Zygote(python, preload, not self.sb.network, self.sb._home, self.sb.env,
-                        self.sb._fs_config(), hash_seed)
-            failed = {name: error for name, error in (z.info.get("failed") or {}).items()
-                      if not error.startswith("refused")}
-            if failed:
-                z.close()
-                if any(error.startswith("MemoryError") for error in failed.values()):
-                    # the machine's state at this moment, not its set-up: this job only fails
-                    raise RuntimeError(f"sandbox worker could not import {', '.join(failed)}: "
-                                       + "; ".join(failed.values()))
-                # every job of this kind would fail the same way: not the program's fault
-                raise PackageMissing(python, failed, socket.gethostname(),
-                                     os.path.abspath(python) == os.path.abspath(sys.executable))
+            z = self.sb._clone_template(key)
             self.zygotes[key] = z
         return z
 
@@ -277,8 +250,7 @@ class _Slot:
             limits = job.limits or self.sb.limits
             python, preload = self._interpreter(job)
             if self.sb.fresh and preload and (python, preload) not in self.sb._probed:
-                self.zygote(python, preload)  # its jobs import nothing first: see that they import
-                self.zygotes.pop((python, preload, 0)).close()
+                self.sb._start_zygote((python, preload, 0)).close()  # see that they import
                 self.sb._probed.add((python, preload))
             rundir = tempfile.mkdtemp(prefix="run-", dir=self.dir)
             try:
@@ -295,12 +267,11 @@ class _Slot:
     def _seed(self, job: Job) -> int:
         return self.sb.hash_seed if job.hash_seed is None else job.hash_seed
 
-    def warm(self, job: Job, source: _Slot | None = None) -> None:
+    def warm(self, job: Job) -> None:
         """Start the zygote ``job`` will fork from (no-op with ``fresh``), so that a linked
-        side does not wait on the other's start-up with its wall clock running. ``source``: an
-        idle slot held by the caller to clone it from (see :meth:`zygote`)."""
+        side does not wait on the other's start-up with its wall clock running."""
         if not self.sb.fresh:
-            self.zygote(*self._interpreter(job), self._seed(job), source=source)
+            self.zygote(*self._interpreter(job), self._seed(job))
 
     def _prepare(self, job: Job, rundir: str) -> tuple[str, str]:
         os.chmod(rundir, 0o711)
@@ -374,7 +345,7 @@ class _Slot:
                 pid, waiter = proc.pid, os.pidfd_open(proc.pid)
             else:
                 zygote = self._send(python, preload, spec["seed"], spec,
-                                    [stdin_fd, out_w, err_w, rep_w], job.precompile)
+                                    [stdin_fd, out_w, err_w, rep_w], job.prelude)
                 t0 = time.monotonic()
         except BaseException:
             for fd in (out_r, err_r, rep_r):
@@ -399,16 +370,18 @@ class _Slot:
         return self._supervise(job, limits, pid, waiter, zygote, out_r, err_r, rep_r, t0, work)
 
     def _send(self, python: str, preload: tuple[str, ...], hash_seed: int, spec: dict,
-              fds: list[int], precompile: tuple[tuple[str, str], ...] = ()) -> _Zygote:
-        """Hand the job to this slot's zygote; one retry with a new one if it just died. The
-        texts to precompile go to a zygote once (it keeps at most ``_worker.MAX_PRECOMPILED``)."""
+              fds: list[int], prelude: str = "") -> _Zygote:
+        """Hand the job to this slot's zygote; one retry with a new one if it just died. A
+        prelude goes to a zygote once (it runs at most ``_worker.MAX_PRELUDES``)."""
         for attempt in (0, 1):
             zygote = self.zygote(python, preload, hash_seed)
-            room = _worker.MAX_PRECOMPILED - len(zygote.compiled)
-            new = [list(p) for p in dict.fromkeys(precompile) if p not in zygote.compiled][:room]
+            new = (prelude and prelude not in zygote.preludes
+                   and len(zygote.preludes) < _worker.MAX_PRELUDES)
             try:
-                _worker.send_msg(zygote.sock, {**spec, "precompile": new}, fds=fds)
-                zygote.compiled.update(tuple(p) for p in new)
+                _worker.send_msg(zygote.sock, {**spec, "prelude": prelude if new else ""},
+                                 fds=fds)
+                if new:
+                    zygote.preludes.add(prelude)
                 return zygote
             except OSError:
                 zygote.close()
@@ -745,6 +718,12 @@ class Sandbox:
         self._pool: ThreadPoolExecutor | None = None
         self._remote: set[Future[RunResult]] = set()  # executor jobs not done yet
         self._probed: set[tuple[str, tuple[str, ...]]] = set()  # fresh mode: preloads seen to import
+        #: per (python, preload, hash_seed): a zygote that runs no job; every slot's zygote of
+        #: the key is a clone of it, so the key's imports happen once per sandbox
+        self._templates: dict[tuple[str, tuple[str, ...], int], _Zygote] = {}
+        self._template_lock = threading.Lock()
+        self._template_locks: dict[tuple[str, tuple[str, ...], int], threading.Lock] = {}
+        self._retired: list[_Zygote] = []  # templates that failed to clone
 
     # ------------------------------------------------------------------ public API
 
@@ -802,10 +781,15 @@ class Sandbox:
             inner.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
-        # the peer slots first: their zygotes are clones of the normal slots' ones, which reap
-        # them (init may not) when they exit themselves
+        # the slots' zygotes first: they are the templates' clones, which the templates reap
+        # (init may not) when they exit themselves
         for slot in self._all_peer_slots + self._all_slots:
             slot.close()
+        with self._template_lock:
+            for z in [*self._templates.values(), *self._retired]:
+                z.close()
+            self._templates.clear()
+            self._retired.clear()
         for path in self._mounts + _mounts_under(self._base):
             _unmount(path)
         _remove_tree(self._base)
@@ -884,11 +868,9 @@ class Sandbox:
         if os.geteuid() == 0 and slot.uid == peer_slot.uid:
             raise ValueError(f"job {job.id!r}: linked jobs need a uid per slot, so that the "
                              "peer cannot signal or trace the job: use Sandbox(user='auto')")
-        # the job's slot first: the peer slot's zygote is then forked from the job slot's one
-        # of the same key (both slots are held here, so it is idle), not started afresh
-        for side, s, source in ((job, slot, None), (peer, peer_slot, slot)):
+        for side, s in ((job, slot), (peer, peer_slot)):
             try:
-                s.warm(side, source)
+                s.warm(side)
             except ExecutorError:
                 raise
             except Exception:
@@ -933,6 +915,65 @@ class Sandbox:
                 made.append(slot)
                 return slot
         return free.get()
+
+    def _clone_template(self, key: tuple[str, tuple[str, ...], int]) -> _Zygote:
+        """A new zygote for ``key``: a clone of the key's template (started on first use; over
+        3 templates, those without a serving clone are closed, the oldest first), or started
+        afresh if cloning fails."""
+        with self._template_lock:
+            if self._closed:
+                raise RuntimeError("Sandbox is closed")
+            lock = self._template_locks.setdefault(key, threading.Lock())
+        with lock:  # one start per key; a template serves one clone request at a time
+            template = self._templates.get(key)
+            if template is not None and not template.alive:
+                template = None
+            if template is None:
+                template = self._start_zygote(key)
+                with self._template_lock:
+                    old = [z for k, z in self._templates.items() if k == key or self._closed]
+                    self._templates.pop(key, None)
+                    if not self._closed:
+                        self._templates[key] = template
+                        # bound memory: a template none of whose clones serves is closed,
+                        # the oldest first (closing one that has would orphan its clones)
+                        idle = [k for k, z in self._templates.items()
+                                if k != key and not any(c.alive for c in z.clones)]
+                        for k in idle[:max(0, len(self._templates) - 3)]:
+                            old.append(self._templates.pop(k))
+                for z in old:
+                    z.close()
+                if self._closed:
+                    template.close()
+                    raise RuntimeError("Sandbox is closed")
+            try:
+                return _Zygote.clone(template)
+            except Exception:  # an optimisation only: start afresh, and the template anew
+                with self._template_lock:
+                    if self._templates.get(key) is template:
+                        self._templates.pop(key)
+                    # its socket may be out of step (a reply still to come): no more requests;
+                    # closed with the sandbox, after the clones it may still have
+                    self._retired.append(template)
+        return self._start_zygote(key)
+
+    def _start_zygote(self, key: tuple[str, tuple[str, ...], int]) -> _Zygote:
+        """A zygote for ``key`` started afresh: its own interpreter and imports."""
+        python, preload, hash_seed = key
+        z = _Zygote(python, preload, not self.network, self._home, self.env, self._fs_config(),
+                    hash_seed)
+        failed = {name: error for name, error in (z.info.get("failed") or {}).items()
+                  if not error.startswith("refused")}
+        if failed:
+            z.close()
+            if any(error.startswith("MemoryError") for error in failed.values()):
+                # the machine's state at this moment, not its set-up: this job only fails
+                raise RuntimeError(f"sandbox worker could not import {', '.join(failed)}: "
+                                   + "; ".join(failed.values()))
+            # every job of this kind would fail the same way: not the program's fault
+            raise PackageMissing(python, failed, socket.gethostname(),
+                                 os.path.abspath(python) == os.path.abspath(sys.executable))
+        return z
 
     def _lease(self) -> UidLease | None:
         if self.user is None:

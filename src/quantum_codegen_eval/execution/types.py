@@ -72,11 +72,13 @@ class Job:
     of its ``random`` / NumPy global generators (``None``: the sandbox's ``hash_seed``).
     ``peer``: a job run at the same time as this one, linked to it: this job's stdout is the
     peer's stdin and the peer's stdout is this job's stdin (neither has ``stdin`` of its own;
-    docs/sandbox.md, "Linked jobs"). ``precompile``: ``(file name, source)`` texts the job's
-    worker compiles once and keeps for every later job it forks
-    (``sys.modules["_qce_precompiled"].code[(file name, source)]``); the job's own code looks
-    them up there (the judges' job bootstrap does). Never a text holding a secret: every job the
-    worker forks, untrusted ones too, can read them.
+    docs/sandbox.md, "Linked jobs"). ``prelude``: the host's own code
+    (never a program's: it runs in the job's worker, outside any job's isolation) that the
+    worker runs once, before it forks the job, in a namespace of its own; what it leaves in the
+    worker (modules it registers in ``sys.modules``, say) every later job forked from that
+    worker inherits. A job must work without it: a ``fresh=True`` sandbox runs none, a worker
+    runs at most ``MAX_PRELUDES`` and ignores one that fails. Never a text holding a secret:
+    every job the worker forks, untrusted ones too, can read what it left.
     """
 
     source: str
@@ -92,7 +94,7 @@ class Job:
     trusted: bool = False
     hash_seed: int | None = None
     peer: Job | None = None
-    precompile: tuple[tuple[str, str], ...] = ()
+    prelude: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str):

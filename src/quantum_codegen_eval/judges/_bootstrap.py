@@ -6,8 +6,14 @@ import types
 
 
 def _install(modules):
-    """Execute each ``(dotted name, source)`` as a module, in order (dependencies first)."""
+    """Execute each ``(dotted name, source)`` as a module, in order (dependencies first). One
+    the sandbox's worker already installed from the same source (the job's ``prelude``) is
+    kept, up to the first that differs: from there on each is executed afresh."""
+    fresh = False
     for name, source in modules:
+        if not fresh and getattr(sys.modules.get(name), "__job_source__", None) == source:
+            continue
+        fresh = True
         parts = name.split(".")
         for i in range(1, len(parts)):
             package = ".".join(parts[:i])
@@ -22,9 +28,5 @@ def _install(modules):
         module.__file__ = "<job " + name + ">"
         sys.modules[name] = module
         setattr(sys.modules[module.__package__], parts[-1], module)
-        # compiled once by the sandbox's worker when the job asked for it (``Job.precompile``)
-        code = getattr(sys.modules.get("_qce_precompiled"), "code", {}).get(
-            (module.__file__, source))
-        if code is None:
-            code = compile(source, module.__file__, "exec")
-        exec(code, module.__dict__)
+        exec(compile(source, module.__file__, "exec"), module.__dict__)
+        module.__job_source__ = source

@@ -257,11 +257,11 @@ class FunctionTestJudge:
         job_id, preload = self._job_id(problem), self._preload(problem)
         candidate = Job(program, id=f"{job_id}:program", limits=self._limits(),
                         preload=preload, hash_seed=job_hash_seed(self.seed),
-                        precompile=_embed.precompile(runner))
+                        prelude=_embed.prelude(runner))
         return Job(check, id=f"{job_id}:check", collect=(trusted.OUT_FILE,),
                    limits=self._limits(), preload=preload,
                    hash_seed=job_hash_seed(self.seed), trusted=True, peer=candidate,
-                   precompile=_embed.precompile(trusted))
+                   prelude=_embed.prelude(trusted))
 
     def jobs(self, problem: Any, code: str | None) -> list[Any] | Verdict:
         code = code or ""

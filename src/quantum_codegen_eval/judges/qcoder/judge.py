@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...verdict import TestResult, Verdict
-from .._embed import job_source
+from .._embed import job_source, prelude
 from ..base import (
     Evidence,
     job_hash_seed,
@@ -165,7 +165,7 @@ class QCoderJudge:
                "cases": [{"args": {k: v for k, v in c["args"].items() if k in spec.args},
                           "oracles": public_oracles(spec, c, nonce)} for c in cases]}
         program = Job(job_source(harness, "main"), hash_seed=job_hash_seed(self.seed),
-                      id=f"qcoder:{problem.id}:program",
+                      id=f"qcoder:{problem.id}:program", prelude=prelude(harness),
                       files={harness.CANDIDATE: code, harness.CASES: json.dumps(cfg)},
                       collect=(harness.REPORT, harness.CHANNEL), preload=PRELOAD,
                       limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,

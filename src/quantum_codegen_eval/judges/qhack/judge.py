@@ -50,8 +50,10 @@ from .runner import (
     CHECKED_FILE,
     JOB_FILE,
     RESULT_FILE,
+    program_prelude,
     program_source,
     result_name,
+    trusted_prelude,
     trusted_source,
 )
 
@@ -279,7 +281,8 @@ class QHackJudge:
                             id=f"{get(problem, 'id')}::{t['name']}"
                                + (CONTEST_JOB if contest else ""),
                             files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
-                            python=python, preload=PRELOAD, limits=limits))
+                            python=python, preload=PRELOAD, limits=limits,
+                            prelude=program_prelude()))
         return jobs
 
     def _record_spec(self, recorded: record.RecordCheck,
@@ -452,6 +455,7 @@ class QHackJudge:
                           **{result_name(i): p.result for i, p in pending}},
                    collect=(CHECKED_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD, trusted=True,
+                   prelude=trusted_prelude(),
                    limits=Limits(wall_time=wall_limit(cpu, WALL_STARTUP), cpu_time=cpu,
                                  memory_mb=self.memory_mb))
 
@@ -459,7 +463,7 @@ class QHackJudge:
     def _oracle_job(self, problem: Any, parts: list, driver: str, index: int,
                     answers: list[dict]) -> Any:
         from ...execution.types import Job
-        from .._embed import job_source
+        from .._embed import job_source, prelude
         from .jobs import oracle_program
 
         spec = oracle.spec_of(get(problem, "id"))
@@ -471,11 +475,11 @@ class QHackJudge:
                    f"{self._tests(problem)[index]['name']}::round{len(answers)}",
                    files={oracle_program.JOB_FILE: json.dumps(job)}, collect=(RESULT_FILE,),
                    python=self.interpreter(problem), preload=PRELOAD,
-                   limits=self.limits(problem))
+                   prelude=prelude(oracle_program), limits=self.limits(problem))
 
     def _oracle_answer_job(self, problem: Any, asks: list[tuple[int, int, dict]]) -> Any:
         from ...execution.types import Job, Limits
-        from .._embed import job_source
+        from .._embed import job_source, prelude
         from .jobs import oracle_answer
 
         fix = self._rewrite() or (lambda s: s)
@@ -493,7 +497,7 @@ class QHackJudge:
                    id=f"{get(problem, 'id')}::oracle",
                    files={oracle_answer.CHECK_FILE: json.dumps(job)},
                    collect=(oracle_answer.CHECKED_FILE,), python=self.interpreter(problem),
-                   preload=PRELOAD, trusted=True,
+                   preload=PRELOAD, trusted=True, prelude=prelude(oracle_answer),
                    limits=Limits(wall_time=wall_limit(cpu, WALL_STARTUP), cpu_time=cpu,
                                  memory_mb=self.memory_mb))
 

@@ -25,14 +25,24 @@ from .jobs import program, trusted
 from .jobs.program import JOB_FILE, RESULT_FILE
 from .jobs.trusted import CHECK_FILE, CHECKED_FILE, result_name
 
-__all__ = ["CHECKED_FILE", "CHECK_FILE", "JOB_FILE", "RESULT_FILE", "program_source",
-           "result_name", "trusted_source"]
+__all__ = ["CHECKED_FILE", "CHECK_FILE", "JOB_FILE", "RESULT_FILE", "program_prelude",
+           "program_source", "result_name", "trusted_prelude", "trusted_source"]
 
 
 @functools.cache
 def program_source() -> str:
     """The untrusted job's script (the program parts and the test come in :data:`JOB_FILE`)."""
     return _embed.job_source(program, "main")
+
+
+def program_prelude() -> str:
+    """``Job.prelude`` of the untrusted job: its modules, installed once by the worker."""
+    return _embed.prelude(program)
+
+
+def trusted_prelude() -> str:
+    """``Job.prelude`` of the trusted job."""
+    return _embed.prelude(trusted)
 
 
 def trusted_source(harness: list[tuple[str, bool]], check: dict[str, Any], *,
