@@ -254,7 +254,8 @@ def test_report_claiming_success_without_output(qsandbox, qcoder_records):
      "unknown transport"),
     (frames.pack(b"H", b'{"i": true, "transport": "qpy"}'), "test header for test True"),
     (link({0: b"QISKIT"}) + link({0: b"QISKIT"}), "test header for test 0"),
-], ids=["garbage", "unknown-transport", "bool-index", "twice"])
+    (frames.pack(b"H", b" " * 300), "a frame of 300 bytes"),
+], ids=["garbage", "unknown-transport", "bool-index", "twice", "oversized-header"])
 def test_a_frame_the_harness_never_sends_is_the_programs_re(qsandbox, qcoder_records, sent, why):
     """Frames the program wrote on the link itself: the check decodes them with exact types and
     stops; as for the UME channel, interfering never helps: the sample is the program's RE,
@@ -275,7 +276,8 @@ def test_a_frame_the_harness_never_sends_is_the_programs_re(qsandbox, qcoder_rec
     (frames.pack(b"H", b'{"i": 0, "transport": "qpy"}'), "without its output"),
     (frames.pack(b"H", b'{"i": 0, "transport": "qpy"}') + frames.HEADER.pack(b"D", 1 << 20)
      + b"x" * 100, "truncated frame payload"),
-], ids=["no-output", "cut-short"])
+    (frames.HEADER.pack(b"H", 40) + b'{"i": 0, ', "truncated frame payload"),
+], ids=["no-output", "cut-short", "cut-short-header"])
 def test_a_link_cut_short_is_the_tests_re(qsandbox, qcoder_records, sent, why):
     """The program's job ended in the middle of a test's frames (killed at its limits): that
     test's output did not reach the check, the program's RE for it, never a judge error."""

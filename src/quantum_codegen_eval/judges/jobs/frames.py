@@ -10,7 +10,7 @@ only; the evaluator never sees the session.
 The QCoder judge's link from the program's harness to its trusted check: ``H`` (which test, and
 the transport of its output, JSON) then ``D`` (the output itself: QPY, a circuit tree, or a
 classical answer's JSON), one pair per test. A ``D`` over what the check reads is received and
-counted, not kept (:func:`skip`): the size is then what the check saw, not the program's word.
+counted, not kept (:func:`receive`): the size is then what the check saw, not the program's word.
 
 >>> import io
 >>> stream = io.BytesIO(pack(b"L") + pack(b"C", b"{}"))
@@ -19,14 +19,46 @@ counted, not kept (:func:`skip`): the size is then what the check saw, not the p
 >>> read(io.BytesIO(b"Cxx"), (b"C",), 10)
 Traceback (most recent call last):
 ...
-ValueError: truncated frame header
+quantum_codegen_eval.judges.jobs.frames.Truncated: truncated frame header
+>>> receive(io.BytesIO(pack(b"D", b"x" * 20)), (b"D",), 10)
+Frame(kind=b'D', size=20, payload=None)
 """
 
 from __future__ import annotations
 
+import os
 import struct
+import sys
+from typing import NamedTuple
 
 HEADER = struct.Struct(">cI")
+
+
+class Truncated(ValueError):
+    """The stream ended inside a frame (its writer ended mid-frame), not a malformed frame."""
+
+
+class Frame(NamedTuple):
+    """A received frame; ``payload`` is ``None`` when it was over the reader's bound (received
+    and counted, not kept: ``size`` is what the reader saw, not the writer's word)."""
+
+    kind: bytes
+    size: int
+    payload: bytes | None
+
+
+def detach(*fds: int, keep: bool = True) -> list[int]:
+    """Take ``fds`` (0: stdin, 1: stdout) away from the rest of the process for the link: each
+    is replaced by /dev/null, so nothing else here (a program's print, a library reading
+    stdin) reads or writes the link. Returns their duplicates, in order, with ``keep``;
+    without, the link's ends are closed here. Flushes ``sys.stdout`` first."""
+    sys.stdout.flush()
+    kept = [os.dup(fd) for fd in fds] if keep else []
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in fds:
+        os.dup2(null, fd)
+    os.close(null)
+    return kept
 
 
 def pack(kind: bytes, payload: bytes = b"") -> bytes:
@@ -46,13 +78,13 @@ def _exactly(stream, n: int) -> bytes:
 
 
 def header(stream, kinds: tuple[bytes, ...]) -> tuple[bytes, int] | None:
-    """The next frame's ``(kind, payload size)``; ``None`` at the stream's end; ``ValueError``
-    for a header cut short or a kind not in ``kinds``."""
+    """The next frame's ``(kind, payload size)``; ``None`` at the stream's end;
+    :class:`Truncated` for a header cut short, ``ValueError`` for a kind not in ``kinds``."""
     head = _exactly(stream, HEADER.size)
     if not head:
         return None
     if len(head) < HEADER.size:
-        raise ValueError("truncated frame header")
+        raise Truncated("truncated frame header")
     kind, size = HEADER.unpack(head)
     if kind not in kinds:
         raise ValueError(f"unexpected frame kind {kind!r}")
@@ -60,26 +92,29 @@ def header(stream, kinds: tuple[bytes, ...]) -> tuple[bytes, int] | None:
 
 
 def payload(stream, size: int) -> bytes:
-    """The ``size`` bytes of a payload whose header was read; ``ValueError`` when cut short."""
+    """The ``size`` bytes of a payload whose header was read; :class:`Truncated` when cut
+    short."""
     data = _exactly(stream, size)
     if len(data) < size:
-        raise ValueError("truncated frame payload")
+        raise Truncated("truncated frame payload")
     return data
 
 
 def skip(stream, size: int, chunk: int = 1 << 20) -> None:
-    """Receive a payload of ``size`` bytes without keeping it (``ValueError`` when cut short)."""
+    """Receive a payload of ``size`` bytes without keeping it (:class:`Truncated` when cut
+    short)."""
     left = size
     while left:
         got = len(_exactly(stream, min(chunk, left)))
         if not got:
-            raise ValueError(f"truncated frame payload ({size - left} of {size} bytes)")
+            raise Truncated(f"truncated frame payload ({size - left} of {size} bytes)")
         left -= got
 
 
 def read(stream, kinds: tuple[bytes, ...], max_size: int) -> tuple[bytes, bytes] | None:
-    """The next frame of ``stream``; ``None`` at its end; ``ValueError`` for a frame cut short,
-    of a kind not in ``kinds`` or over ``max_size`` bytes (its payload is not read)."""
+    """The next frame of ``stream``; ``None`` at its end; :class:`Truncated` for a frame cut
+    short, ``ValueError`` for one of a kind not in ``kinds`` or over ``max_size`` bytes (its
+    payload is not read)."""
     head = header(stream, kinds)
     if head is None:
         return None
@@ -87,3 +122,16 @@ def read(stream, kinds: tuple[bytes, ...], max_size: int) -> tuple[bytes, bytes]
     if size > max_size:
         raise ValueError(f"a frame of {size} bytes, over {max_size}")
     return kind, payload(stream, size)
+
+
+def receive(stream, kinds: tuple[bytes, ...], max_size: int) -> Frame | None:
+    """The next frame of ``stream``, as :func:`read`, except that a payload over ``max_size``
+    bytes is received and counted, not kept (:func:`skip`)."""
+    head = header(stream, kinds)
+    if head is None:
+        return None
+    kind, size = head
+    if size > max_size:
+        skip(stream, size)
+        return Frame(kind, size, None)
+    return Frame(kind, size, payload(stream, size))

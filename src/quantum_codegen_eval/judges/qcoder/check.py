@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import random
 import struct
 import sys
@@ -62,19 +61,27 @@ class Received:
     path: str | None
 
 
+@dataclass(frozen=True)
+class LinkBroken:
+    """Why :func:`receive` stopped before the link's end: ``tampered`` for a frame the harness
+    never writes (the program wrote on the link), else the link was cut short (the program's
+    job ended mid-frame: killed at its limits)."""
+
+    why: str
+    tampered: bool
+
+
 def receive(stream: Any, n_cases: int, classical: bool, max_case: int = MAX_CASE_BYTES,
-            max_kept: int = MAX_KEPT_BYTES) -> tuple[dict[int, Received], str | None]:
+            max_kept: int = MAX_KEPT_BYTES) -> tuple[dict[int, Received], LinkBroken | None]:
     """What the harness sends on ``stream`` until it ends: each test's output, kept on disk as
-    ``received_<i>`` within the bounds; and why the link was cut short (a frame the harness
-    never writes: the program wrote on the link), or None. Decoded with exact types."""
+    ``received_<i>`` within the bounds (received and counted beyond them); and why the link
+    broke the harness's protocol, or None. Decoded with exact types."""
     got: dict[int, Received] = {}
     kept = 0
     try:
-        while (head := frames.header(stream, (b"H",))) is not None:
-            if head[1] > MAX_HEAD_BYTES:
-                raise ValueError(f"a test header of {head[1]} bytes")
+        while (head := frames.read(stream, (b"H",), MAX_HEAD_BYTES)) is not None:
             try:
-                d = json.loads(frames.payload(stream, head[1]))
+                d = json.loads(head[1])
             except (ValueError, RecursionError):
                 raise ValueError("a test header that is not JSON") from None
             i, transport = (d.get("i"), d.get("transport")) if type(d) is dict else (None, None)
@@ -83,28 +90,21 @@ def receive(stream: Any, n_cases: int, classical: bool, max_case: int = MAX_CASE
                 raise ValueError(f"an unknown transport {str(transport)[:20]!r}")
             if type(i) is not int or not 0 <= i < n_cases or i in got:
                 raise ValueError(f"a test header for test {str(i)[:20]}")
-            data = frames.header(stream, (b"D",))
+            data = frames.receive(stream, (b"D",), min(max_case, max_kept - kept))
             if data is None:
-                raise ValueError(f"test {i}: a header without its output")
-            size = data[1]
-            if size > max_case or kept + size > max_kept:
-                frames.skip(stream, size)
-                got[i] = Received(i, transport, size, None)
+                raise frames.Truncated(f"test {i}: a header without its output")
+            if data.payload is None:
+                got[i] = Received(i, transport, data.size, None)
                 continue
             path = f"received_{i}"
             with open(path, "wb") as fh:
-                fh.write(frames.payload(stream, size))
-            kept += size
-            got[i] = Received(i, transport, size, path)
+                fh.write(data.payload)
+            kept += data.size
+            got[i] = Received(i, transport, data.size, path)
     except ValueError as exc:
-        return got, f"the link from the program's job broke the harness's protocol: {exc}"
+        return got, LinkBroken("the link from the program's job broke the harness's protocol: "
+                               f"{exc}", not isinstance(exc, frames.Truncated))
     return got, None
-
-
-def tampered(why: str | None) -> bool:
-    """``receive``'s reason is a frame the harness never writes (the program wrote on the link),
-    not a link cut short (the program's job ended mid-frame: killed at its limits)."""
-    return why is not None and "truncated frame" not in why and "without its output" not in why
 
 
 def over_limits(r: Received, max_case: int = MAX_CASE_BYTES,
@@ -298,10 +298,7 @@ def main() -> None:
 
     # the link back to the program's job is stdout: nothing goes that way (not even a library's
     # print while the hidden oracles are built), and the program reads end-of-file at once
-    sys.stdout.flush()
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 1)
-    os.close(null)
+    frames.detach(1, keep=False)
 
     with open(CONFIG, encoding="utf-8") as fh:
         cfg = json.load(fh)
@@ -312,7 +309,7 @@ def main() -> None:
     received, broken = receive(sys.stdin.buffer, len(cases), spec.mode == "classical", *bounds)
     with open(OUTPUT, "w", encoding="utf-8") as out:
         if broken:
-            out.write(json.dumps({"protocol": broken[:1000], "tampered": tampered(broken)})
+            out.write(json.dumps({"protocol": broken.why[:1000], "tampered": broken.tampered})
                       + "\n")
         for i in sorted(received):
             r = received[i]

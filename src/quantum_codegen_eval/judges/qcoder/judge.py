@@ -260,7 +260,7 @@ class QCoderJudge:
                 res = checked[i]
             elif check_failure and check_failure[0] == i:
                 res = CaseResult("RE", check_failure[1])
-            elif check_failure and check_failure[0] == -1:  # the check itself failed
+            elif check_failure and check_failure[0] == CHECK_FAILED:
                 res = CaseResult("RE", f"judge error: {check_failure[1]}", judge_error=True)
             else:
                 if self.first_failure and any(c.status != "AC" for _, c in results_by_case):
@@ -376,15 +376,15 @@ def _channel(data: bytes | None, stderr: str = "") -> dict[str, Any]:
             "ended": bool(lines) and lines[-1] == "END"}
 
 
-#: ``_checked``'s failure for "the program wrote on the link" (a frame the harness never writes)
-LINK_TAMPERED = -3
+#: ``_checked``'s failures that are no test's: the check itself failed; the link was cut short
+#: (the program's job ended mid-frame); the program wrote on the link (a frame the harness
+#: never writes)
+CHECK_FAILED, LINK_CUT, LINK_TAMPERED = -1, -2, -3
 
 
 def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
     """The trusted check's per-case results, validated; and what cut it short, if anything:
-    ``(the case it died on, why)``, ``(-1, why)`` for a failure of the check itself, ``(-2,
-    why)`` for a link cut short (the program's job ended mid-frame), ``(LINK_TAMPERED, why)``
-    for a frame the harness never writes."""
+    ``(the case it died on, why)``, or ``(CHECK_FAILED | LINK_CUT | LINK_TAMPERED, why)``."""
     out: dict[int, CaseResult] = {}
     started = protocol = None
     tampered = False
@@ -412,9 +412,9 @@ def _checked(r: Any) -> tuple[dict[int, CaseResult], tuple[int, str] | None]:
         failure = (started, f"the judge could not read or simulate this circuit within {why} "
                             "(hostile or oversized output)")
     elif r.status != "ok":
-        failure = (-1, f"trusted check {r.status}: {(r.stderr or '')[-500:]}")
+        failure = (CHECK_FAILED, f"trusted check {r.status}: {(r.stderr or '')[-500:]}")
     elif protocol:
-        failure = (LINK_TAMPERED if tampered else -2, protocol)
+        failure = (LINK_TAMPERED if tampered else LINK_CUT, protocol)
     return out, failure
 
 

@@ -10,7 +10,6 @@ does in this process, it can only change the data it returns.
 import json
 import os
 import stat
-import sys
 from pathlib import Path
 
 from ...jobs import frames, simulator_seeds, wire
@@ -126,15 +125,10 @@ def main(program, entry_point, classes=(), callbacks=False):
     each calls the program's function named by the call's ``fn`` (by default ``entry_point``);
     instances of the program's ``classes`` (names) cross as data, and with ``callbacks`` the
     test's functions passed as arguments are rebuilt here (:mod:`.task_values`)."""
-    link_in = os.fdopen(os.dup(0), "rb")
-    link_out = os.fdopen(os.dup(1), "wb", buffering=0)
     # the program reads nothing of the session and nothing reads its stdout: a correct
     # function that prints in each of many calls must not reach the sandbox's output limit
-    sys.stdout.flush()
-    null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 0)
-    os.dup2(null, 1)
-    os.close(null)
+    fd_in, fd_out = frames.detach(0, 1)
+    link_in, link_out = os.fdopen(fd_in, "rb"), os.fdopen(fd_out, "wb", buffering=0)
     sent = []
 
     def frame(kind, payload=b""):

@@ -190,31 +190,30 @@ class Session:
 
     def turn(self, index, ends):
         """The program's next turn: its files (written here), then the frame that ends it
-        (``ends``: ``L`` or ``C``); ``None`` when the program ended first."""
+        (``ends``: ``L`` or ``C``, a :class:`frames.Frame`); ``None`` when the program ended
+        first."""
         seen_files = False
         bound = CODEC.limits.bytes + 1024
         while True:
             try:
-                head = frames.header(self.link_in, (b"F", ends))
-                if head is not None and head[1] > bound:
+                got = frames.receive(self.link_in, (b"F", ends), bound)
+                if got is not None and got.payload is None:
                     # a value over what the transport reads: received and counted here, so the
                     # size is this process's measure, not the program's word
-                    frames.skip(self.link_in, head[1])
-                    raise ProxyFailure("limit", f"value of {head[1]:,} bytes encoded, over the "
+                    raise ProxyFailure("limit", f"value of {got.size:,} bytes encoded, over the "
                                        f"{bound:,} the judge's transport reads (received and "
                                        "counted by the check)", index)
-                got = None if head is None else (head[0], frames.payload(self.link_in, head[1]))
             except ValueError as exc:
                 raise ProxyFailure("payload", f"malformed output: {exc}", index) from None
             except OSError:
                 got = None
-            if got is None or got[0] == ends:
+            if got is None or got.kind == ends:
                 return got
             if seen_files:
                 raise ProxyFailure("payload", "two file frames in one turn", index)
             seen_files = True
             try:
-                _write_files(got[1], self.written)
+                _write_files(got.payload, self.written)
             except (wire.WireError, wire.UnsupportedValue) as exc:
                 raise ProxyFailure("payload", f"the files the program wrote: {exc}",
                                    index) from None
@@ -227,7 +226,7 @@ class Session:
         got = self.turn(index, b"C")
         if got is None:
             raise ProxyFailure("died", "the program ended during this call", index)
-        return got[1]
+        return got.payload
 
 
 class Proxy:
@@ -310,13 +309,9 @@ def main(check_source, entry_point, tests=None, names=(), classes=(), callbacks=
     with ``entry_point`` and each of ``names`` bound to the candidate's function of that name.
     Instances of the test's ``classes`` (names) cross as data, and with ``callbacks`` so do the
     test's functions passed to the program (:mod:`.task_values`)."""
-    session = Session(os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "wb", buffering=0))
     # nothing of the test reads or writes the session (its prints go nowhere)
-    sys.stdout.flush()
-    null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 0)
-    os.dup2(null, 1)
-    os.close(null)
+    fd_in, fd_out = frames.detach(0, 1)
+    session = Session(os.fdopen(fd_in, "rb"), os.fdopen(fd_out, "wb", buffering=0))
     out = Path(OUT_FILE).resolve()
 
     def emit(outcome):
@@ -332,7 +327,7 @@ def main(check_source, entry_point, tests=None, names=(), classes=(), callbacks=
               "message": exc.message, "index": None})
     if loaded is None:
         emit({"state": "top_level"})
-    const = loaded[1].decode("utf-8", "replace") if len(loaded[1]) <= 200 else ""
+    const = loaded.payload.decode("utf-8", "replace") if loaded.size <= 200 else ""
 
     _seed()
     proxy = Proxy(CODEC, session, entry_point, rng_continues)

@@ -290,10 +290,7 @@ def main():
     allowed = tuple(cfg["allowed_modules"])
 
     # the link to the trusted check is stdout; the program's prints go nowhere
-    link = os.dup(1)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.close(devnull)
+    (link,) = frames.detach(1)
     err = os.dup(2)  # the stderr pipe: the sandbox reads it, the program cannot unwrite it
     err_ident = (os.fstat(err).st_dev, os.fstat(err).st_ino)
 
