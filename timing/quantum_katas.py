@@ -8,10 +8,12 @@ and the test in one child process (as upstream's runner does per task; its paren
 framework, so each task imports Qiskit afresh). (b) Our judge: ``judge_many`` on a fresh
 ``Sandbox`` (started inside the measurement: its worker's imports count). Both run ``--workers``
 tasks at a time. CPU seconds are the whole process tree's (this process and every waited-for
-descendant: ``getrusage``); wall seconds are the elapsed time of each side::
+descendant: ``getrusage``); wall seconds are the elapsed time of each side. Upstream's own
+runner (``benchmark/runner.py``) judges a model's tasks one at a time (``--workers 1``)::
 
     QCE_GITHUB_URL=file://$PWD/../shared/upstream/github \\
         .venv/bin/python timing/quantum_katas.py --repeats 3 --markdown table.md
+    .venv/bin/python timing/quantum_katas.py --workers 1 --repeats 3
     .venv/bin/python timing/quantum_katas.py --only BasicGates/1.1 QFT/1.1 --repeats 1
     .venv/bin/python timing/quantum_katas.py --every 10 --repeats 1   # 35 tasks
     .venv/bin/python timing/quantum_katas.py --also-without-huge-pages  # the workers' 2 MB pages
