@@ -119,6 +119,10 @@ def test_workers_import_once():
         assert len(slot_zygotes) == 4
         t = template(sb)
         assert all(z.proc is None and ppid(z.pid) == t.pid for z in slot_zygotes)
+        # each its own network namespace: no abstract socket or loopback port is shared
+        nets = {os.stat(f"/proc/{z.pid}/ns/net").st_ino for z in [t, *slot_zygotes]}
+        assert len(nets) == 5
+        assert all(z.info["net"] == t.info["net"] == "isolated" for z in slot_zygotes)
 
 
 def test_many_pairs_leave_nothing_but_clones(sb):

@@ -953,8 +953,9 @@ def _ready(sock, info):
 
 def _clone(sock, fd, info):
     """Fork a zygote of our own kind serving on ``fd`` (the host's new socket pair's end): it
-    inherits the preloads, the preludes it ran, the filesystem plan and the network namespace
-    (our pages, copy-on-write). Its pid goes into ``_CLONES``: our cleanup leaves it alone."""
+    inherits the preloads, the preludes it ran and the filesystem plan (our pages,
+    copy-on-write), and enters a network namespace of its own if we did. Its pid goes into
+    ``_CLONES``: our cleanup leaves it alone."""
     pid = os.fork()
     if pid == 0:
         try:
@@ -965,6 +966,10 @@ def _clone(sock, fd, info):
                 _prctl(PR_SET_CHILD_SUBREAPER, 1)  # fork clears it: its jobs' orphans stay below it
             except OSError:
                 pass
+            if info.get("net", "not requested") != "not requested":
+                # abstract unix sockets and loopback ports live in the network namespace: in
+                # ours, a job of one slot could reach a concurrent job of another
+                info = {**info, "net": unshare_network()}
             new = socket.socket(fileno=fd)
             _serve(new, info)
         except BaseException:
