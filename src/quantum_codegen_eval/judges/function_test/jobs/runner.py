@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ...jobs import frames, simulator_seeds, wire
 from ...jobs.memory import ran_out_of_memory
+from . import random_state
 from .codec import CODEC
 from .task_values import program_function, with_classes
 
@@ -36,15 +37,8 @@ def _record(fn, call, name="function", codec=CODEC):
                                      "site": "__main__"}}, False
     args = [codec.decode(a) for a in call["args"]]
     kwargs = {k: codec.decode(v) for k, v in call["kwargs"]}
-    rng = call.get("rng")
-    if rng:  # start from the test's global random states, as in one process
-        import random
-
-        import numpy as np
-
-        state = codec.decode(rng)
-        np.random.set_state(state["np"])
-        random.setstate(state["py"])
+    if call.get("rng"):  # start from the test's global random states, as in one process
+        random_state.restore(call["rng"])
     slots = list(enumerate(args)) + list(kwargs.items())
     before = {k: codec.fingerprint(v) for k, v in slots if _mutable(v)}
     try:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ...jobs import frames, simulator_seeds, wire, wire_qiskit
 from ...jobs.memory import ran_out_of_memory
+from . import random_state
 from .codec import CODEC
 from .task_values import with_classes
 
@@ -55,29 +56,6 @@ def _seed():
     random.seed(1234)
     np.random.seed(1234)
     simulator_seeds.seed_aer("trusted")
-
-
-def rng_state():
-    """The global random states at a call (the candidate's job starts its call from them, as
-    it would in the test's process; nothing flows back)."""
-    import random
-
-    import numpy as np
-
-    return {"np": np.random.get_state(), "py": random.getstate()}
-
-
-def rng_fingerprint():
-    """A short digest of :func:`rng_state` (whether the test drew since its previous call)."""
-    import hashlib
-    import random
-
-    import numpy as np
-
-    name, keys, pos, has_gauss, cached = np.random.get_state()
-    digest = hashlib.sha256(keys.tobytes())
-    digest.update(repr((name, pos, has_gauss, cached, random.getstate())).encode())
-    return digest.hexdigest()[:32]
 
 
 def _exception(info):
@@ -287,12 +265,12 @@ class Proxy:
     def call(self, name, args, kwargs):
         i = self.index
         self.index += 1
-        rng = rng_fingerprint()
+        rng = random_state.pack()  # equal states pack equal: did the test draw since?
         same = self.rng_continues and rng == self.last_rng
         self.last_rng = rng
         call = {"args": [self.codec.encode(a) for a in args],
                 "kwargs": [[k, self.codec.encode(v)] for k, v in kwargs.items()],
-                "rng": None if same else self.codec.encode(rng_state())}
+                "rng": None if same else rng}
         if name != self.primary:
             call["fn"] = name
         text = json.dumps(call)
