@@ -14,9 +14,9 @@ from quantum_codegen_eval.judges.qhack.runner import (
     CHECKED_FILE,
     JOB_FILE,
     RESULT_FILE,
-    program_source,
+    program_job,
     result_name,
-    trusted_source,
+    trusted_job,
 )
 
 
@@ -29,8 +29,8 @@ def _run(script: str, cwd) -> None:
 def test_building_the_job_scripts_imports_no_framework():
     probe = ("import sys\n"
              "from quantum_codegen_eval.judges.qhack import runner\n"
-             "runner.program_source()\n"
-             "runner.trusted_source([], {'kind': 'official'}, shims=True)\n"
+             "runner.program_job()\n"
+             "runner.trusted_job([], {'kind': 'official'}, shims=True)\n"
              "print(sorted(m for m in ('pennylane', 'qiskit') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True, timeout=120)
@@ -45,7 +45,7 @@ def test_program_job_writes_the_raw_output_and_the_live_check(tmp_path):
             "format": "notebook", "driver": "", "input": "3", "skip_run": False,
             "live_check": True, "emit": None, "record": None, "shims": False, "seed": 5}
     (tmp_path / JOB_FILE).write_text(json.dumps(spec))
-    _run(program_source(), tmp_path)
+    _run(program_job().source, tmp_path)
     result = json.loads((tmp_path / RESULT_FILE).read_text())
     assert payload.decode(result["output"]) == "6"
     assert result["check"] == {"passed": True, "message": ""}
@@ -58,7 +58,7 @@ def test_program_job_reports_where_the_solution_raised(tmp_path):
             "format": "notebook", "driver": "", "input": "", "skip_run": False,
             "live_check": False, "emit": None, "record": None, "shims": False, "seed": 0}
     (tmp_path / JOB_FILE).write_text(json.dumps(spec))
-    _run(program_source(), tmp_path)
+    _run(program_job().source, tmp_path)
     err = json.loads((tmp_path / RESULT_FILE).read_text())["error"]
     assert (err["phase"], err["type"]) == ("run", "ZeroDivisionError")
     assert err["frames"][-1][0] == "<solution>"
@@ -71,7 +71,7 @@ def _trusted(tmp_path, harness, check, tests):
         (tmp_path / result_name(i)).write_text(json.dumps({"output": t.pop("output")}))
         t["result"] = result_name(i)
     (tmp_path / CHECK_FILE).write_text(json.dumps({"seed": 1, "tests": tests}))
-    _run(trusted_source(harness, check), tmp_path)
+    _run(trusted_job(harness, check).source, tmp_path)
     return json.loads((tmp_path / CHECKED_FILE).read_text())["outcomes"]
 
 

@@ -931,8 +931,8 @@ class Sandbox:
             if template is None:
                 template = self._start_zygote(key)
                 with self._template_lock:
-                    old = [z for k, z in self._templates.items() if k == key or self._closed]
-                    self._templates.pop(key, None)
+                    dead = self._templates.pop(key, None)  # the key's template that died
+                    old = [dead] if dead is not None else []
                     if not self._closed:
                         self._templates[key] = template
                         # bound memory: a template none of whose clones serves is closed,

@@ -19,8 +19,12 @@ import functools
 import importlib
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from . import _bootstrap
+
+if TYPE_CHECKING:
+    from ..execution.types import Job
 
 
 def job_source(entry: ModuleType, function: str = "main", *args: object) -> str:
@@ -37,6 +41,14 @@ def job_source(entry: ModuleType, function: str = "main", *args: object) -> str:
             raise TypeError(f"job argument is not a literal: {type(arg).__name__}")
     call = ", ".join(repr(a) for a in args)
     return modules_source(entry) + f"sys.modules[{entry.__name__!r}].{function}({call})\n"
+
+
+def job(entry: ModuleType, function: str = "main", *args: object, **fields: Any) -> Job:
+    """The sandbox ``Job`` that runs ``entry.function(*args)`` (:func:`job_source`) with the
+    worker's prelude of its modules (:func:`prelude`); ``fields``: the job's other fields."""
+    from ..execution.types import Job
+
+    return Job(job_source(entry, function, *args), prelude=prelude(entry), **fields)
 
 
 def prelude(entry: ModuleType) -> str:

@@ -244,24 +244,17 @@ class FunctionTestJudge:
 
     def _job(self, problem: Any, code: str):
         """The trusted job running the test, linked to the candidate's job (its peer)."""
-        from ...execution import Job
-
         tests = None if self.style == "check" else list(self.tests(problem))
-        check = _embed.job_source(trusted, "main", self.test_source(problem),
-                                  problem.entry_point, tests, list(self.functions(problem)),
-                                  list(self.classes(problem)), self.callbacks,
-                                  self.rng_continues)
-        program = _embed.job_source(runner, "main", self.program(problem, code),
-                                    problem.entry_point, list(self.classes(problem)),
-                                    self.callbacks)
         job_id, preload = self._job_id(problem), self._preload(problem)
-        candidate = Job(program, id=f"{job_id}:program", limits=self._limits(),
-                        preload=preload, hash_seed=job_hash_seed(self.seed),
-                        prelude=_embed.prelude(runner))
-        return Job(check, id=f"{job_id}:check", collect=(trusted.OUT_FILE,),
-                   limits=self._limits(), preload=preload,
-                   hash_seed=job_hash_seed(self.seed), trusted=True, peer=candidate,
-                   prelude=_embed.prelude(trusted))
+        common = {"limits": self._limits(), "preload": preload,
+                  "hash_seed": job_hash_seed(self.seed)}
+        candidate = _embed.job(runner, "main", self.program(problem, code), problem.entry_point,
+                               list(self.classes(problem)), self.callbacks,
+                               id=f"{job_id}:program", **common)
+        return _embed.job(trusted, "main", self.test_source(problem), problem.entry_point,
+                          tests, list(self.functions(problem)), list(self.classes(problem)),
+                          self.callbacks, self.rng_continues, id=f"{job_id}:check",
+                          collect=(trusted.OUT_FILE,), trusted=True, peer=candidate, **common)
 
     def jobs(self, problem: Any, code: str | None) -> list[Any] | Verdict:
         code = code or ""

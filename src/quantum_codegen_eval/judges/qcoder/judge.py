@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...verdict import TestResult, Verdict
-from .._embed import job_source, prelude
+from .. import _embed
 from ..base import (
     Evidence,
     job_hash_seed,
@@ -131,7 +131,7 @@ class QCoderJudge:
         return self._with_fidelity(problem, self._jobs(problem, code or ""))
 
     def _jobs(self, problem: Any, code: str) -> list[Any] | Verdict:
-        from ...execution import Job, Limits
+        from ...execution import Limits
 
         spec = self.spec(problem)
         if len(code) > MAX_CODE_CHARS:
@@ -164,12 +164,12 @@ class QCoderJudge:
                "banned_gates": list(problem.banned_gates),
                "cases": [{"args": {k: v for k, v in c["args"].items() if k in spec.args},
                           "oracles": public_oracles(spec, c, nonce)} for c in cases]}
-        program = Job(job_source(harness, "main"), hash_seed=job_hash_seed(self.seed),
-                      id=f"qcoder:{problem.id}:program", prelude=prelude(harness),
-                      files={harness.CANDIDATE: code, harness.CASES: json.dumps(cfg)},
-                      collect=(harness.REPORT, harness.CHANNEL), preload=PRELOAD,
-                      limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,
-                                    file_size_mb=MAX_FILE_MB))
+        program = _embed.job(harness, "main", hash_seed=job_hash_seed(self.seed),
+                             id=f"qcoder:{problem.id}:program",
+                             files={harness.CANDIDATE: code, harness.CASES: json.dumps(cfg)},
+                             collect=(harness.REPORT, harness.CHANNEL), preload=PRELOAD,
+                             limits=Limits(wall_time=self.timeout, memory_mb=self.memory_mb,
+                                           file_size_mb=MAX_FILE_MB))
         return [self.check_job(problem, code, program)]
 
     def check_job(self, problem: Any, code: str | None, program: Any) -> Any:

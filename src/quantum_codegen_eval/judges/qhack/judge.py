@@ -50,11 +50,9 @@ from .runner import (
     CHECKED_FILE,
     JOB_FILE,
     RESULT_FILE,
-    program_prelude,
-    program_source,
+    program_job,
     result_name,
-    trusted_prelude,
-    trusted_source,
+    trusted_job,
 )
 
 #: CPU seconds added to each test's limit for the harness's own imports and set-up
@@ -248,7 +246,6 @@ class QHackJudge:
         ``contest``: a hidden-oracle script run as the contest ran it (the driver on the test's
         input, the oracle built in the program's process), job ids ending in
         :data:`CONTEST_JOB`."""
-        from ...execution.types import Job
 
         rewrite = self._rewrite()
         parts = program_parts(problem, solution, rewrite=rewrite)
@@ -264,7 +261,7 @@ class QHackJudge:
             rec = self._record_spec(recorded)
         elif trust == checks.CIRCUIT:
             emit = circuits.CIRCUIT_CHECKS[get(problem, "id")].emit
-        limits, python, source = self.limits(problem), self.interpreter(problem), program_source()
+        limits, python = self.limits(problem), self.interpreter(problem)
         if oracle.spec_of(get(problem, "id")) is not None and not contest:  # queried in rounds
             return [self._oracle_job(problem, parts, driver, i, [])
                     for i in range(len(self._tests(problem)))]
@@ -277,12 +274,11 @@ class QHackJudge:
                     "input": t["input"], "earlier": earlier,
                     "live_check": live, "emit": emit, "record": rec,
                     "shims": rewrite is not None, "seed": self.test_seed(problem, i)}
-            jobs.append(Job(source, hash_seed=job_hash_seed(self.seed),
-                            id=f"{get(problem, 'id')}::{t['name']}"
-                               + (CONTEST_JOB if contest else ""),
-                            files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
-                            python=python, preload=PRELOAD, limits=limits,
-                            prelude=program_prelude()))
+            jobs.append(program_job(hash_seed=job_hash_seed(self.seed),
+                                    id=f"{get(problem, 'id')}::{t['name']}"
+                                       + (CONTEST_JOB if contest else ""),
+                                    files={JOB_FILE: json.dumps(spec)}, collect=(RESULT_FILE,),
+                                    python=python, preload=PRELOAD, limits=limits))
         return jobs
 
     def _record_spec(self, recorded: record.RecordCheck,
@@ -294,7 +290,7 @@ class QHackJudge:
         return spec
 
     def trusted_check(self, problem: Any) -> tuple[list[tuple[str, bool]], dict[str, Any]] | None:
-        """(harness parts, check) of the trusted stage (:func:`.runner.trusted_source`), or
+        """(harness parts, check) of the trusted stage (:func:`.runner.trusted_job`), or
         ``None`` when it has nothing to do."""
         if get(problem, "format") == "script" or not get(problem, "tests"):
             return None
@@ -432,7 +428,7 @@ class QHackJudge:
 
     def _trusted_job(self, problem: Any, code: str | None, tests: list[dict],
                      pending: list[tuple[int, _Pending]]):
-        from ...execution.types import Job, Limits
+        from ...execution.types import Limits
 
         harness, check = self.trusted_check(problem)  # type: ignore[misc]
         raw = get(problem, "id") in record.RECORD_CHECKS
@@ -448,38 +444,36 @@ class QHackJudge:
         cpu = self.trusted_cpu
         if raw:  # the replay re-simulates what the official check measures, test by test
             cpu += len(pending) * float(get(problem, "time_limit")) * self.time_scale
-        source = trusted_source(harness, check, shims=self._rewrite() is not None)
-        return Job(source, hash_seed=job_hash_seed(self.seed),
-                   id=f"{get(problem, 'id')}::trusted-check",
-                   files={CHECK_FILE: json.dumps(spec),
-                          **{result_name(i): p.result for i, p in pending}},
-                   collect=(CHECKED_FILE,),
-                   python=self.interpreter(problem), preload=PRELOAD, trusted=True,
-                   prelude=trusted_prelude(),
-                   limits=Limits(wall_time=wall_limit(cpu, WALL_STARTUP), cpu_time=cpu,
-                                 memory_mb=self.memory_mb))
+        return trusted_job(harness, check, shims=self._rewrite() is not None,
+                           hash_seed=job_hash_seed(self.seed),
+                           id=f"{get(problem, 'id')}::trusted-check",
+                           files={CHECK_FILE: json.dumps(spec),
+                                  **{result_name(i): p.result for i, p in pending}},
+                           collect=(CHECKED_FILE,),
+                           python=self.interpreter(problem), preload=PRELOAD, trusted=True,
+                           limits=Limits(wall_time=wall_limit(cpu, WALL_STARTUP),
+                                         cpu_time=cpu, memory_mb=self.memory_mb))
 
     # -- hidden oracles (:mod:`.oracle`): the program's job and the trusted job of one round
     def _oracle_job(self, problem: Any, parts: list, driver: str, index: int,
                     answers: list[dict]) -> Any:
-        from ...execution.types import Job
-        from .._embed import job_source, prelude
+        from .. import _embed
         from .jobs import oracle_program
 
         spec = oracle.spec_of(get(problem, "id"))
         job = {"parts": parts, "driver": driver, "input": spec.decoy, "answers": answers,
                "shims": self._rewrite() is not None,
                "oracle": oracle.job_oracle(spec), "seed": self.test_seed(problem, index)}
-        return Job(job_source(oracle_program), hash_seed=job_hash_seed(self.seed),
-                   id=f"{get(problem, 'id')}::"
-                   f"{self._tests(problem)[index]['name']}::round{len(answers)}",
-                   files={oracle_program.JOB_FILE: json.dumps(job)}, collect=(RESULT_FILE,),
-                   python=self.interpreter(problem), preload=PRELOAD,
-                   prelude=prelude(oracle_program), limits=self.limits(problem))
+        return _embed.job(oracle_program, hash_seed=job_hash_seed(self.seed),
+                          id=f"{get(problem, 'id')}::"
+                          f"{self._tests(problem)[index]['name']}::round{len(answers)}",
+                          files={oracle_program.JOB_FILE: json.dumps(job)},
+                          collect=(RESULT_FILE,), python=self.interpreter(problem),
+                          preload=PRELOAD, limits=self.limits(problem))
 
     def _oracle_answer_job(self, problem: Any, asks: list[tuple[int, int, dict]]) -> Any:
-        from ...execution.types import Job, Limits
-        from .._embed import job_source, prelude
+        from ...execution.types import Limits
+        from .. import _embed
         from .jobs import oracle_answer
 
         fix = self._rewrite() or (lambda s: s)
@@ -493,13 +487,13 @@ class QHackJudge:
                           "queries": [{"query": q, "seed": self.test_seed(
                               problem, i, "oracle", str(asked))}]} for i, asked, q in asks]}
         cpu = self.trusted_cpu
-        return Job(job_source(oracle_answer), hash_seed=job_hash_seed(self.seed),
-                   id=f"{get(problem, 'id')}::oracle",
-                   files={oracle_answer.CHECK_FILE: json.dumps(job)},
-                   collect=(oracle_answer.CHECKED_FILE,), python=self.interpreter(problem),
-                   preload=PRELOAD, trusted=True, prelude=prelude(oracle_answer),
-                   limits=Limits(wall_time=wall_limit(cpu, WALL_STARTUP), cpu_time=cpu,
-                                 memory_mb=self.memory_mb))
+        return _embed.job(oracle_answer, hash_seed=job_hash_seed(self.seed),
+                          id=f"{get(problem, 'id')}::oracle",
+                          files={oracle_answer.CHECK_FILE: json.dumps(job)},
+                          collect=(oracle_answer.CHECKED_FILE,),
+                          python=self.interpreter(problem), preload=PRELOAD, trusted=True,
+                          limits=Limits(wall_time=wall_limit(cpu, WALL_STARTUP),
+                                        cpu_time=cpu, memory_mb=self.memory_mb))
 
     def _oracle_decide(self, problem: Any, code: str | None, results: list[Any],
                        ) -> Verdict | list[Any]:
