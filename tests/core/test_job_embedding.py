@@ -87,9 +87,11 @@ def test_the_prelude_installs_the_job_modules_in_the_worker(jobpkg, tmp_path):
     import qce_jobpkg.jobs.where as entry
 
     script = _embed.job_source(entry, "main")
+    job = _embed.job(entry, "main", id="where")  # the one way the judges make a job
+    assert (job.source, job.prelude, job.id) == (script, _embed.prelude(entry), "where")
     with Sandbox(workers=1, preload=(), wall_time=10) as sb:
         plain = sb.run_job(Job(script))
-        first = sb.run_job(Job(script, prelude=_embed.prelude(entry)))
+        first = sb.run_job(job)
         again = sb.run_job(Job(script))  # the worker keeps them for later jobs
     assert (plain.stdout, first.stdout, again.stdout) == ("False 3\n", "True 3\n", "True 3\n")
 
