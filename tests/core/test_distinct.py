@@ -35,10 +35,17 @@ class CountingSandbox(Sandbox):
         return super().submit(job)
 
 
-@pytest.fixture
-def sandbox():
+@pytest.fixture(scope="module")
+def counting_sandbox():
     with CountingSandbox(workers=2) as sb:
         yield sb
+
+
+@pytest.fixture
+def sandbox(counting_sandbox):
+    """The module's sandbox, its count of jobs emptied for each test."""
+    counting_sandbox.submitted.clear()
+    return counting_sandbox
 
 
 def _judged(sb: CountingSandbox) -> set[str]:

@@ -2,7 +2,8 @@
 test draws unseeded shots: Aer's (``judges/jobs/simulator_seeds.py``: seeded from the run's seed
 in the candidate's and the test's jobs) and Qiskit's ``StatevectorSampler`` (numpy's unseeded
 ``default_rng()``, which the sandbox derives from the run's seed). Each program is judged as four
-copies in two sandboxes of two workers each; without the seeds a one-shot coin flips the verdict."""
+copies in each of two sandboxes of two workers; without the seeds a one-shot coin flips the
+verdict."""
 
 from __future__ import annotations
 
@@ -39,15 +40,25 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_one_verdict_in_every_worker_and_run(case):
-    task, program = CASES[case]
-    items = [(task, program + f"# copy {i}\n") for i in range(4)]
-    statuses = []
+@pytest.fixture(scope="module")
+def statuses() -> dict[str, list[str]]:
+    """Each case's four copies, judged in each of two sandboxes of two workers (all cases in
+    the same two sandboxes: a run is a sandbox, its start included)."""
+    items = [(task, program + f"# copy {i}\n") for task, program in CASES.values()
+             for i in range(4)]
+    seen: dict[str, list[str]] = {case: [] for case in CASES}
     for _ in range(2):
         with Sandbox(workers=2) as sb:
-            statuses += [v.status for v in judge_many(QuantumKatasJudge(time_limit=20.0), items, sb)]
-    assert len(set(statuses)) == 1 and statuses[0] in ("AC", "WA"), statuses
+            verdicts = judge_many(QuantumKatasJudge(time_limit=20.0), items, sb)
+        for i, v in enumerate(verdicts):
+            seen[list(CASES)[i // 4]].append(v.status)
+    return seen
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_one_verdict_in_every_worker_and_run(case, statuses):
+    got = statuses[case]
+    assert len(got) == 8 and len(set(got)) == 1 and got[0] in ("AC", "WA"), got
 
 
 @pytest.mark.parametrize("case", ["aer in the program", "aer in the test"])
