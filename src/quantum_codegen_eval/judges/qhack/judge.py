@@ -246,7 +246,6 @@ class QHackJudge:
         ``contest``: a hidden-oracle script run as the contest ran it (the driver on the test's
         input, the oracle built in the program's process), job ids ending in
         :data:`CONTEST_JOB`."""
-
         rewrite = self._rewrite()
         parts = program_parts(problem, solution, rewrite=rewrite)
         fmt = get(problem, "format")
